@@ -1,0 +1,38 @@
+/* hr_core.h -- start and end of a LibHR program: command line (-i input file, -o log file),
+ * MPI start-up, the program's input file, rank/size queries, and output files that are
+ * written whole or not at all. */
+#ifndef HR_CORE_H
+#define HR_CORE_H
+
+#include <stdio.h>
+#include "hr_build_config.h"
+#include "input_file.h"
+
+/* Start a program: MPI_Init (MPI builds), parse "-i FILE" (default `default_input`, may be
+ * NULL to make -i required) and "-o LOGFILE", open the input file and read the log:* keys.
+ * Returns the parsed input file; the caller reads its own keys, then calls input_finish. */
+input_file *hr_setup(int *argc, char ***argv, const char *default_input);
+/* End a program: flush logs, free the input file, MPI_Finalize. */
+void hr_finalize(void);
+
+/* MPI rank of this process in the world communicator (0 without MPI). */
+int hr_rank(void);
+/* Number of MPI ranks (1 without MPI). */
+int hr_nranks(void);
+/* Number of OpenMP threads a parallel region uses (1 without OpenMP). */
+int hr_nthreads(void);
+
+/* An output file that appears under its final name only when complete: data go to a
+ * temporary file beside it, which hr_ofile_commit flushes, syncs and renames. A fatal error
+ * or hr_ofile_abort removes the temporary file. */
+typedef struct hr_ofile hr_ofile;
+/* Open `path` for writing (through a temporary file). Returns NULL with errno set. */
+hr_ofile *hr_ofile_open(const char *path, const char *mode);
+/* The stdio stream to write to. */
+FILE *hr_ofile_stream(hr_ofile *f);
+/* Finish: flush, fsync, rename to the final name. Returns 0, or -1 (file removed). */
+int hr_ofile_commit(hr_ofile *f);
+/* Give up: close and remove the temporary file. */
+void hr_ofile_abort(hr_ofile *f);
+
+#endif

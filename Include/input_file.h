@@ -1,0 +1,75 @@
+/* input_file.h -- the one reader of LibHR input files: "key = value" lines, // comments,
+ * named blocks "name { ... }". Programs describe the keys they accept in tables; a missing
+ * required key, an unknown key (nearest valid spelling suggested), a malformed value or a
+ * repeated key stops the program with "file:line: key: what is wrong" before any work. */
+#ifndef INPUT_FILE_H
+#define INPUT_FILE_H
+
+#include <stddef.h>
+
+/* Longest string value (including the terminating NUL) of an INPUT_STRING key. */
+#define INPUT_STRING_MAX 256
+
+typedef enum {
+  INPUT_INT,     /* target: int*           value: decimal integer                     */
+  INPUT_LONG,    /* target: long long*     value: decimal integer (e.g. seeds)        */
+  INPUT_DOUBLE,  /* target: double*        value: floating-point number               */
+  INPUT_STRING,  /* target: char[INPUT_STRING_MAX]  value: rest of the line, trimmed  */
+  INPUT_BOOL,    /* target: int*           value: true/false/yes/no/1/0/on/off        */
+  INPUT_CHOICE   /* target: int*           value: one of `choices` ("a|b|c"); stores index */
+} input_type;
+
+/* One accepted key. A table of keys ends with an entry whose name is NULL. */
+typedef struct {
+  const char *name;           /* key as written in the file, e.g. "GLB_T", "gauge start" */
+  input_type type;
+  void *target;               /* where the value is stored */
+  const char *default_value;  /* text used when the key is absent; NULL means required */
+  const char *choices;        /* INPUT_CHOICE only: "periodic|antiperiodic|open" */
+  const char *help;           /* one line for the documentation and for error messages */
+} input_key;
+
+/* End marker of an input_key table. */
+#define INPUT_KEYS_END {NULL, INPUT_INT, NULL, NULL, NULL, NULL}
+
+typedef struct input_file input_file;
+
+/* Parse `path` (syntax only: key = value lines, blocks, comments, repeated keys). On error
+ * returns NULL and writes "file:line: key: what is wrong" into errbuf. */
+input_file *input_parse(const char *path, char *errbuf, size_t errlen);
+/* Parse text held in memory; `name` stands for the file name in messages. */
+input_file *input_parse_string(const char *name, const char *text, char *errbuf, size_t errlen);
+/* As input_parse, but stops the program with the message (exit code HR_EXIT_INPUT). */
+input_file *input_open(const char *path);
+
+/* Fill the targets of `keys` from the top level (block == NULL) or from the first block
+ * called `block`. Returns 0, or -1 with the message in errbuf (missing/malformed value). */
+int input_read_keys(input_file *in, const char *block, const input_key *keys,
+                    char *errbuf, size_t errlen);
+/* As input_read_keys for the index-th block called `block` (0-based). */
+int input_read_block_keys(input_file *in, const char *block, int index, const input_key *keys,
+                          char *errbuf, size_t errlen);
+/* input_read_keys that stops the program on error. */
+void input_read(input_file *in, const char *block, const input_key *keys);
+
+/* Number of blocks called `block`. */
+int input_count_blocks(const input_file *in, const char *block);
+/* Whether the top level (block == NULL) or the first block `block` has `key`. */
+int input_has_key(const input_file *in, const char *block, const char *key);
+/* Visit every top-level key that starts with `prefix` (e.g. "log:"), marking it as used. */
+void input_foreach_prefix(input_file *in, const char *prefix,
+                          void (*fn)(const char *key, const char *value, int line, void *ctx),
+                          void *ctx);
+
+/* Check that every key and block of the file was read by some table. Returns 0, or -1 with
+ * "file:line: key: unknown key (did you mean 'X'?)" in errbuf. */
+int input_check_unused(const input_file *in, char *errbuf, size_t errlen);
+/* input_check_unused that stops the program on error. Call it before any work starts. */
+void input_finish(input_file *in);
+
+/* Name of the file the input came from. */
+const char *input_filename(const input_file *in);
+/* Free the parsed file. */
+void input_free(input_file *in);
+
+#endif

@@ -1,0 +1,3 @@
+/* libhr_info.c -- placeholder */
+#include "libhr.h"
+int main(void) { return 0; }
