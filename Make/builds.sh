@@ -1,0 +1,37 @@
+# Make/builds.sh -- the build configurations that CI checks (sourced by Make/quickstart.sh).
+# Each build: configure options and an action: "check" (make check, counting every test),
+# "build" (compile and link only) or a shell command run in the build tree (counts as one test).
+
+# Main job of "quickstart.sh run": configure options and command (run in the build tree).
+HR_MAIN_CONFIGURE="--enable-openmp"
+HR_MAIN_JOB="OMP_NUM_THREADS=2 ./Info/libhr_info -i \"$top/Info/input_file\""
+
+HR_ALL_BUILDS="su3-fund mpi-omp-su3-fund su2-adj-omp su4-2as su3-2s-mpi install-pkgconfig distcheck"
+if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+  HR_ALL_BUILDS="$HR_ALL_BUILDS cuda-compile"
+else
+  echo "builds: no nvcc in ${CUDA_HOME:-/usr/local/cuda}/bin: the CUDA compile check is skipped"
+fi
+
+hr_build_options() {
+  case "$1" in
+    su3-fund)          echo "--with-ng=3 --with-repr=fund";;
+    mpi-omp-su3-fund)  echo "--with-ng=3 --with-repr=fund --enable-mpi --enable-openmp";;
+    su2-adj-omp)       echo "--with-ng=2 --with-repr=adj --enable-openmp";;
+    su4-2as)           echo "--with-ng=4 --with-repr=2as";;
+    su3-2s-mpi)        echo "--with-ng=3 --with-repr=2s --enable-mpi";;
+    install-pkgconfig) echo "--prefix=$root/install-pkgconfig/prefix";;
+    distcheck)         echo "";;
+    cuda-compile)      echo "--enable-gpu=cuda --with-cuda=${CUDA_HOME:-/usr/local/cuda}";;
+    *) return 1;;
+  esac
+}
+
+hr_build_action() {
+  case "$1" in
+    install-pkgconfig) echo "make -s install && bash \"$top/Make/check_installed.sh\" \"$root/install-pkgconfig/prefix\"";;
+    distcheck)         echo "make -s distcheck";;
+    cuda-compile)      echo "build";;
+    *)                 echo "check";;
+  esac
+}
