@@ -9,10 +9,12 @@
 #include "input_file.h"
 
 /* Start a program: MPI_Init (MPI builds), parse "-i FILE" (default `default_input`, may be
- * NULL to make -i required) and "-o LOGFILE", open the input file and read the log:* keys.
- * Returns the parsed input file; the caller reads its own keys, then calls input_finish. */
+ * NULL to make -i required), "-o LOGFILE" and "-h" (usage, exit 0; any other argument stops
+ * with exit code HR_EXIT_INPUT), open the input file and read the log:* keys. Returns the
+ * parsed input file (owned by LibHR, freed by hr_finalize); the caller reads its own keys,
+ * then calls input_finish. On return *argc is 1: every argument was consumed. */
 input_file *hr_setup(int *argc, char ***argv, const char *default_input);
-/* End a program: flush logs, free the input file, MPI_Finalize. */
+/* End a program: flush and close logs, free the input file of hr_setup, MPI_Finalize. */
 void hr_finalize(void);
 
 /* MPI rank of this process in the world communicator (0 without MPI). */
@@ -24,9 +26,11 @@ int hr_nthreads(void);
 
 /* An output file that appears under its final name only when complete: data go to a
  * temporary file beside it, which hr_ofile_commit flushes, syncs and renames. A fatal error
- * or hr_ofile_abort removes the temporary file. */
+ * or hr_ofile_abort removes the temporary file, and so do an exit without commit and
+ * SIGTERM/SIGINT/SIGHUP. Open, commit and abort from one thread at a time. */
 typedef struct hr_ofile hr_ofile;
-/* Open `path` for writing (through a temporary file). Returns NULL with errno set. */
+/* Open `path` for writing (through a temporary file); `mode` is "w" or "wb". Returns NULL
+ * with errno set. */
 hr_ofile *hr_ofile_open(const char *path, const char *mode);
 /* The stdio stream to write to. */
 FILE *hr_ofile_stream(hr_ofile *f);

@@ -15,13 +15,16 @@ enum {
   HR_EXIT_NUMERICS = 5    /* e.g. a solver that did not converge */
 };
 
-/* Stop the whole run: print "file:line: func: message" (rank 0 and the failing rank), remove
- * every registered temporary output file, abort all MPI ranks, exit with `code`. */
+/* Stop the whole run: print "file:line: func: message" on stderr (every rank that calls it;
+ * prefixed "[rank R] " when several ranks run), run the error hooks (removal of temporary
+ * output files), then MPI_Abort all ranks (MPI running, size > 1) or exit with `code`. */
 _Noreturn void hr_error_at(int code, const char *file, int line, const char *func,
                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Stop the whole run with a message meant for the user (no source location), e.g. a bad
- * input file; otherwise as hr_error_at. */
+ * input file, which every rank detects: rank 0 prints it; another rank prints it (with
+ * "[rank R] ") only if rank 0 has not stopped the run within 2 seconds. Otherwise as
+ * hr_error_at. */
 _Noreturn void hr_fatal(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Internal error with source location: hr_error("what %d", x). */
@@ -38,13 +41,14 @@ _Noreturn void hr_fatal(int code, const char *fmt, ...) __attribute__((format(pr
  * output-file layer to delete temporary files). Returns 0 on success. */
 int hr_atexit_error(void (*hook)(void));
 
-/* For the unit tests: when non-zero, errors longjmp to the handler set with
- * hr_error_set_test_handler instead of exiting; the message is kept in hr_last_error(). */
+/* For the unit tests: with a handler installed, hr_error_at/hr_fatal print nothing, run the
+ * error hooks, keep the message in hr_last_error() and call the handler (which longjmps
+ * back into the test) instead of exiting. */
 typedef void (*hr_error_test_handler)(int code, const char *message);
 /* Install (or with NULL remove) a handler that replaces the exit in hr_error_at/hr_fatal.
  * The handler must not return (e.g. it longjmps back into the test). */
 void hr_error_set_test_handler(hr_error_test_handler handler);
-/* The text of the last error message (for tests). */
+/* The text of the last error message, without trailing newline (for tests). */
 const char *hr_last_error(void);
 
 #endif

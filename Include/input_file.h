@@ -43,17 +43,20 @@ input_file *input_parse_string(const char *name, const char *text, char *errbuf,
 input_file *input_open(const char *path);
 
 /* Fill the targets of `keys` from the top level (block == NULL) or from the first block
- * called `block`. Returns 0, or -1 with the message in errbuf (missing/malformed value). */
+ * called `block` (absent block: defaults). Returns 0, or -1 with the message in errbuf
+ * (missing/malformed value). A missing key is reported on the block's first line, or on
+ * the last line of the file for the top level. Syntax: Doc/input_files.md. */
 int input_read_keys(input_file *in, const char *block, const input_key *keys,
                     char *errbuf, size_t errlen);
 /* As input_read_keys for the index-th block called `block` (0-based). */
 int input_read_block_keys(input_file *in, const char *block, int index, const input_key *keys,
                           char *errbuf, size_t errlen);
-/* input_read_keys that stops the program on error. */
+/* input_read_keys that stops the program on error (HR_EXIT_INPUT; HR_EXIT_INTERNAL for an
+ * invalid default value in `keys`). */
 void input_read(input_file *in, const char *block, const input_key *keys);
 
-/* Number of blocks called `block`. */
-int input_count_blocks(const input_file *in, const char *block);
+/* Number of blocks called `block` (also declares `block` as a valid block name). */
+int input_count_blocks(input_file *in, const char *block);
 /* Whether the top level (block == NULL) or the first block `block` has `key`. */
 int input_has_key(const input_file *in, const char *block, const char *key);
 /* Visit every top-level key that starts with `prefix` (e.g. "log:"), marking it as used. */
@@ -61,8 +64,13 @@ void input_foreach_prefix(input_file *in, const char *prefix,
                           void (*fn)(const char *key, const char *value, int line, void *ctx),
                           void *ctx);
 
+/* Declare `key` as valid in the top level (block == NULL) or in blocks `block` without
+ * reading it: it is then offered as a suggestion for misspelt keys. */
+void input_declare_key(input_file *in, const char *block, const char *key);
+
 /* Check that every key and block of the file was read by some table. Returns 0, or -1 with
- * "file:line: key: unknown key (did you mean 'X'?)" in errbuf. */
+ * the first problem by line ("file:line: key: unknown key (did you mean 'X'?)", unknown or
+ * extra block) in errbuf. */
 int input_check_unused(const input_file *in, char *errbuf, size_t errlen);
 /* input_check_unused that stops the program on error. Call it before any work starts. */
 void input_finish(input_file *in);

@@ -9,7 +9,8 @@
 struct input_file;
 
 /* Print a message of `topic` if `level` <= the topic's verbosity (default 10), prefixed
- * with "[TOPIC][level]". Thread-safe; only the ranks that have an output print. */
+ * with "[TOPIC][level]" (once per call; put "\n" in fmt). Topics match without regard to
+ * case. Thread-safe (one call, one whole write); only ranks that have an output print. */
 void lprintf(const char *topic, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -17,12 +18,14 @@ void lprintf(const char *topic, int level, const char *fmt, ...)
 void logger_set_level(const char *topic, int level);
 /* Current verbosity of a topic. */
 int logger_level(const char *topic);
-/* Read log:default and every log:<topic> key of the input file. */
+/* Read log:default and every log:<topic> key of the input file (they count as used); a
+ * level that is not an integer stops with "file:line: key: ..." (HR_EXIT_INPUT). */
 void logger_read_input(struct input_file *in);
-/* Send rank 0's output to `path` (NULL: stdout); other ranks log to "<path>_<rank>" when
- * `all_ranks` is non-zero and nowhere otherwise. */
+/* Send rank 0's output to `path` (NULL: stdout); other ranks log to "<path>_<rank>" (NULL:
+ * stdout) when `all_ranks` is non-zero and nowhere otherwise. A file that cannot be
+ * opened stops the program (HR_EXIT_IO). */
 void logger_set_output(const char *path, int all_ranks);
-/* Flush and close log files. */
+/* Flush and close log files; afterwards rank 0 logs to stdout again. */
 void logger_close(void);
 
 #endif

@@ -1,0 +1,140 @@
+/* setup.c -- start and end of a LibHR program: MPI start-up, command line (-i, -o, -h),
+ * opening of the input file with its log:* keys, rank/size/thread queries. */
+#include "hr_core.h"
+#include "hr_error.h"
+#include "input_file.h"
+#include "logger.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if HR_WITH_MPI
+#include <mpi.h>
+#endif
+#if HR_WITH_OPENMP
+#include <omp.h>
+#endif
+
+/* The input file opened by hr_setup, freed by hr_finalize. */
+static input_file *setup_input = NULL;
+
+#if HR_WITH_MPI
+/* Whether MPI is running (initialised and not finalised). */
+static int mpi_running(void) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+#endif
+
+int hr_rank(void) {
+  int rank = 0;
+#if HR_WITH_MPI
+  if (mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+  return rank;
+}
+
+int hr_nranks(void) {
+  int size = 1;
+#if HR_WITH_MPI
+  if (mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &size);
+#endif
+  return size;
+}
+
+int hr_nthreads(void) {
+#if HR_WITH_OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/* Program name without its directory, for messages. */
+static const char *program_name(int argc, char **argv) {
+  if (argc < 1 || argv == NULL || argv[0] == NULL) return "program";
+  const char *slash = strrchr(argv[0], '/');
+  return slash ? slash + 1 : argv[0];
+}
+
+/* Usage text of the options hr_setup understands. */
+static void format_usage(char *buf, size_t len, const char *prog, const char *default_input) {
+  snprintf(buf, len,
+           "usage: %s [-i INPUT_FILE] [-o LOG_FILE] [-h]\n"
+           "  -i INPUT_FILE  input file to read (%s%s)\n"
+           "  -o LOG_FILE    write the log of rank 0 to LOG_FILE instead of standard output\n"
+           "  -h             print this help and exit",
+           prog, default_input ? "default: " : "required", default_input ? default_input : "");
+}
+
+input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
+#if HR_WITH_MPI
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+#if HR_WITH_OPENMP
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+#else
+    MPI_Init(argc, argv);
+#endif
+  }
+#endif
+  const char *prog = program_name(*argc, *argv);
+  char usage[1024];
+  format_usage(usage, sizeof usage, prog, default_input);
+
+  const char *input_path = NULL, *log_path = NULL;
+  for (int i = 1; i < *argc; i++) {
+    const char *arg = (*argv)[i];
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      if (hr_rank() == 0) printf("%s\n", usage);
+      fflush(stdout);
+#if HR_WITH_MPI
+      MPI_Finalize();
+#endif
+      exit(HR_EXIT_OK);
+    }
+    if (strcmp(arg, "-i") == 0 || strcmp(arg, "-o") == 0) {
+      const char **target = arg[1] == 'i' ? &input_path : &log_path;
+      if (i + 1 >= *argc)
+        hr_fatal(HR_EXIT_INPUT, "%s: option %s needs a file name\n%s", prog, arg, usage);
+      if (*target != NULL)
+        hr_fatal(HR_EXIT_INPUT, "%s: option %s given twice\n%s", prog, arg, usage);
+      *target = (*argv)[++i];
+      continue;
+    }
+    hr_fatal(HR_EXIT_INPUT, "%s: unknown %s '%s'\n%s", prog,
+             arg[0] == '-' ? "option" : "argument", arg, usage);
+  }
+  if (*argc > 1) { /* every argument was consumed */
+    *argc = 1;
+    (*argv)[1] = NULL;
+  }
+  if (input_path == NULL) input_path = default_input;
+  if (input_path == NULL)
+    hr_fatal(HR_EXIT_INPUT, "%s: no input file; give one with -i INPUT_FILE\n%s", prog, usage);
+
+  if (log_path != NULL) logger_set_output(log_path, 0);
+  input_file *in = input_open(input_path);
+  logger_read_input(in);
+  setup_input = in;
+  lprintf("SETUP", 10, "%s: LibHR %s, SU(%d) with fermions in the %s representation (NF = %d)\n",
+          prog, LIBHR_VERSION, NG, HR_REPR_LONG_NAME, NF);
+  lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
+          hr_nranks(), hr_nthreads(), HR_GPU_NAME);
+  lprintf("SETUP", 10, "input file: %s\n", input_path);
+  return in;
+}
+
+void hr_finalize(void) {
+  logger_close();
+  input_free(setup_input);
+  setup_input = NULL;
+  fflush(stdout);
+#if HR_WITH_MPI
+  if (mpi_running()) MPI_Finalize();
+#endif
+}

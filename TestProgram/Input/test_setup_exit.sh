@@ -1,0 +1,82 @@
+#!/bin/sh
+# test_setup_exit.sh -- runs setup_demo (hr_setup + a key table + input_finish) on every file
+# of inputs/: a bad_*.in file must stop the program with exit code 2 (HR_EXIT_INPUT) and
+# print on stderr exactly the message given on its first line ("// expect: MESSAGE"); a
+# good_*.in file must run and print the log line given there. Also checks the command line
+# (-h, unknown option, missing -i, -o LOGFILE) and, in MPI builds, the same with 2 ranks.
+set -u
+prog="$PWD/setup_demo"
+inputs="${HR_SRCDIR:?HR_SRCDIR is not set (run through make check)}/TestProgram/Input/inputs"
+HR_MPIRUN="${HR_MPIRUN:-}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/hr_setup_exit.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+failures=0
+checks=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# expect_run NAME CODE STREAM TEXT COMMAND...: run COMMAND in the inputs folder; the exit
+# code must be CODE and STREAM (out or err) must contain the line TEXT exactly once.
+expect_run() {
+  name=$1 code=$2 stream=$3 text=$4
+  shift 4
+  checks=$((checks + 1))
+  (cd "$inputs" && "$@") >"$work/out" 2>"$work/err"
+  rc=$?
+  if [ "$rc" -ne "$code" ]; then
+    fail "$name: exit code $rc, expected $code"
+    sed 's/^/  stderr: /' "$work/err"
+    return
+  fi
+  n=$(grep -c -F -x -e "$text" "$work/$stream")
+  if [ "$n" -ne 1 ]; then
+    fail "$name: std$stream has the line $n times, expected once: $text"
+    sed 's/^/  stdout: /' "$work/out"
+    sed 's/^/  stderr: /' "$work/err"
+    return
+  fi
+  echo "PASS: $name"
+}
+
+run_all() { # $@: launcher prefix (empty, or mpirun -np 2)
+  for file in "$inputs"/bad_*.in "$inputs"/good_*.in; do
+    base=$(basename "$file")
+    expected=$(sed -n '1s|^// expect: ||p' "$file")
+    [ -n "$expected" ] || { fail "$base: no '// expect:' on line 1"; continue; }
+    case $base in
+      bad_*) expect_run "$* $base" 2 err "$expected" "$@" "$prog" -i "$base" ;;
+      *) expect_run "$* $base" 0 out "$expected" "$@" "$prog" -i "$base" ;;
+    esac
+  done
+}
+
+run_all
+expect_run "-h" 0 out "usage: setup_demo [-i INPUT_FILE] [-o LOG_FILE] [-h]" "$prog" -h
+expect_run "unknown option" 2 err "setup_demo: unknown option '-x'" "$prog" -i good_full.in -x
+expect_run "stray argument" 2 err "setup_demo: unknown argument 'extra'" "$prog" extra
+expect_run "-i without file" 2 err "setup_demo: option -i needs a file name" "$prog" -i
+expect_run "-i twice" 2 err "setup_demo: option -i given twice" "$prog" -i a.in -i b.in
+expect_run "no input file" 2 err "setup_demo: no input file; give one with -i INPUT_FILE" "$prog"
+expect_run "missing input file" 2 err "nofile.in: cannot open the input file (No such file or directory)" \
+  "$prog" -i nofile.in
+
+# -o LOGFILE: the log goes to the file, nothing to stdout
+checks=$((checks + 1))
+(cd "$inputs" && "$prog" -i good_full.in -o "$work/demo.log") >"$work/out" 2>"$work/err"
+if [ $? -ne 0 ] || [ -s "$work/out" ] ||
+  ! grep -q -F -x "$(sed -n '1s|^// expect: ||p' "$inputs/good_full.in")" "$work/demo.log"; then
+  fail "-o LOGFILE: log not in the file or not only there"
+else
+  echo "PASS: -o LOGFILE"
+fi
+
+if [ -n "$HR_MPIRUN" ]; then
+  # every rank parses the file and finds the error; rank 0 prints it once; exit code kept
+  run_all "$HR_MPIRUN" -np 2 --oversubscribe
+fi
+
+echo "$checks checks, $failures failures"
+[ "$failures" -eq 0 ]
