@@ -1,0 +1,102 @@
+/* suN.h -- per-site operations on the types of the compiled theory (suN_types.h): matrix,
+ * vector, spinor and algebra-vector arithmetic in double and single precision, and the SU(NG)
+ * group operations (generators, exponential, reunitarisation). All functions are HR_INLINE,
+ * usable in host code, CUDA device code and the emulated GPU backend.
+ *
+ * How names are formed: <type>_<operation>, after the type of the main argument; outputs
+ * come last. For the matrix types suNg, suNg_flt, suNf, suNf_flt (M below, with vector type V,
+ * real type R and complex type C of the same precision):
+ *   M_zero(out)  M_unit(out)  M_copy(a,out)  M_add(a,b,out)  M_sub(a,b,out)  M_minus(a,out)
+ *   M_scale(R s,a,out)  M_scale_cmplx(C z,a,out)  M_mul_add(a,R s,b,out): out = a + s b
+ *   M_dagger(a,out): a^+   M_mul(a,b,out): a b   M_mul_dag(a,b,out): a b^+
+ *   M_dag_mul(a,b,out): a^+ b   M_trace(a)  M_re_trace(a)  M_sqnorm(a): sum |a_ij|^2
+ *   M_det(a)   M_mul_vec(U,v,out): U v   M_dag_mul_vec(U,v,out): U^+ v
+ *   M_mul_vec_add(U,v,out): out += U v   M_dag_mul_vec_add(U,v,out): out += U^+ v
+ * For the vector types suNg_vector, suNf_vector (and _flt) and the spinor types suNf_spinor,
+ * suNf_spinor_flt (X below):
+ *   X_zero X_copy X_add X_sub X_minus X_scale X_scale_cmplx X_mul_add X_mul_add_cmplx
+ *   X_prod(a,b): <a,b> = sum conj(a) b   X_re_prod(a,b)   X_sqnorm(a)
+ * vectors also X_add_i(a,b,out): a + i b, X_sub_i(a,b,out): a - i b; spinors also
+ *   X_g5(a,out): gamma5 a   X_g5_mul_add(a,s,b,out): a + s gamma5 b   X_g5_prod(a,b): <a,g5 b>
+ *   X_mul_colour(U,a,out): the suNf matrix U applied to each spin component.
+ * Algebra vectors suNg_algebra_vector (and _flt): _zero _add _sub _scale _mul_add _sqnorm.
+ * Precision: <double type>_to_flt(a, out) and <_flt type>_to_dbl(a, out), e.g.
+ *   suNf_spinor_to_flt, suNf_spinor_flt_to_dbl, suNg_to_flt, suNg_flt_to_dbl.
+ * Group operations of SU(NG) (double precision; the generic versions with a run-time n are
+ * in suN_generic.h, representations in representation.h, random matrices in suN_random.h):
+ *   suNg_generator(a, T)                     T = T^a
+ *   suNg_algebra_vector_to_matrix(v, X)      X = i v_a T^a
+ *   suNg_project_to_algebra(M, v)            v_a = 2 Im tr(T^a M)
+ *   suNg_exp(v, U)                           U = exp(i v_a T^a)
+ *   suNg_exp_matrix(X, U)                    U = exp(X)
+ *   suNg_reunitarize(U)                      project U back to SU(NG) */
+#ifndef SUN_H
+#define SUN_H
+
+#include "hr_complex.h"
+#include "hr_inline.h"
+#include "suN_generic.h"
+#include "suN_types.h"
+
+#define SUN_TMPL_MAT suNg
+#define SUN_TMPL_VEC suNg_vector
+#define SUN_TMPL_DIM NG
+#define SUN_TMPL_CPLX hr_complex
+#define SUN_TMPL_REAL double
+#define SUN_TMPL_CMPLX hr_cmplx
+#define SUN_TMPL_ALGEBRA suNg_algebra_vector
+#define SUN_TMPL_MAT_FLT suNg_flt
+#define SUN_TMPL_VEC_FLT suNg_vector_flt
+#define SUN_TMPL_ALGEBRA_FLT suNg_algebra_vector_flt
+#include "suN_ops_template.h"
+
+#define SUN_TMPL_MAT suNg_flt
+#define SUN_TMPL_VEC suNg_vector_flt
+#define SUN_TMPL_DIM NG
+#define SUN_TMPL_CPLX hr_complex_flt
+#define SUN_TMPL_REAL float
+#define SUN_TMPL_CMPLX hr_cmplx_flt
+#define SUN_TMPL_ALGEBRA suNg_algebra_vector_flt
+#include "suN_ops_template.h"
+
+#define SUN_TMPL_MAT suNf
+#define SUN_TMPL_VEC suNf_vector
+#define SUN_TMPL_DIM NF
+#define SUN_TMPL_CPLX hr_complex
+#define SUN_TMPL_REAL double
+#define SUN_TMPL_CMPLX hr_cmplx
+#define SUN_TMPL_SPINOR suNf_spinor
+#define SUN_TMPL_MAT_FLT suNf_flt
+#define SUN_TMPL_VEC_FLT suNf_vector_flt
+#define SUN_TMPL_SPINOR_FLT suNf_spinor_flt
+#include "suN_ops_template.h"
+
+#define SUN_TMPL_MAT suNf_flt
+#define SUN_TMPL_VEC suNf_vector_flt
+#define SUN_TMPL_DIM NF
+#define SUN_TMPL_CPLX hr_complex_flt
+#define SUN_TMPL_REAL float
+#define SUN_TMPL_CMPLX hr_cmplx_flt
+#define SUN_TMPL_SPINOR suNf_spinor_flt
+#include "suN_ops_template.h"
+
+/* ------------------------------------------------------------ group operations of SU(NG) */
+
+/* T = T^a, generator number a of SU(NG) (order and normalisation in suN_generic.h). */
+HR_INLINE void suNg_generator(int a, suNg *T) { suN_generator(NG, a, T->c); }
+/* X = i sum_a v_a T^a (antihermitian, traceless). */
+HR_INLINE void suNg_algebra_vector_to_matrix(const suNg_algebra_vector *v, suNg *X) {
+  suN_algebra_to_matrix(NG, v->c, X->c);
+}
+/* v_a = 2 Im tr(T^a M): the traceless antihermitian part of M as an algebra vector. */
+HR_INLINE void suNg_project_to_algebra(const suNg *M, suNg_algebra_vector *v) {
+  suN_project_to_algebra(NG, M->c, v->c);
+}
+/* U = exp(i sum_a v_a T^a), in SU(NG). */
+HR_INLINE void suNg_exp(const suNg_algebra_vector *v, suNg *U) { suN_exp_algebra(NG, v->c, U->c); }
+/* U = exp(X) for any NG x NG matrix X (in SU(NG) for X antihermitian and traceless). */
+HR_INLINE void suNg_exp_matrix(const suNg *X, suNg *U) { suN_exp(NG, X->c, U->c); }
+/* Project U back to SU(NG) in place (see suN_reunitarize). Returns 0, or -1 if singular. */
+HR_INLINE int suNg_reunitarize(suNg *U) { return suN_reunitarize(NG, U->c); }
+
+#endif
