@@ -9,5 +9,12 @@
 #include "input_file.h"
 #include "hr_core.h"
 #include "random.h"
+#include "hr_complex.h"
+#include "suN_types.h"
+#include "suN.h"
+#include "suN_random.h"
+#include "representation.h"
+#include "geometry.h"
+#include "communications.h"
 
 #endif

@@ -1,2 +1,0 @@
-/* geometry_placeholder.c -- temporary: keeps libgeometry.la non-empty until geometry.c lands. */
-int hr_geometry_placeholder;

@@ -1,0 +1,71 @@
+/* communications.h -- halo exchange of fields laid out by a geometry descriptor (non-blocking
+ * start / complete pairs and blocking forms, spinor and gauge layouts, any geometry parity),
+ * and global reductions / broadcasts over all processes. Without MPI the exchanges only
+ * sync copies (and, for directions with force_halo, copy the buffers locally); reductions
+ * and broadcasts do nothing. */
+#ifndef COMMUNICATIONS_H
+#define COMMUNICATIONS_H
+
+#include <stddef.h>
+
+#include "geometry.h"
+
+#if HR_WITH_MPI
+#include <mpi.h>
+/* The periodic Cartesian communicator of the process grid (NP_T x NP_X x NP_Y x NP_Z),
+ * created by geometry_init; ranks are those of MPI_COMM_WORLD. */
+extern MPI_Comm hr_cart_comm;
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A halo exchange in flight. */
+typedef struct hr_comm_request hr_comm_request;
+
+/* Copy every master site of `g` with `layout` into its copies (done by the start functions;
+ * call it after writing a field when only copies, not the halo, are needed). `field` is the
+ * field's memory (site master_shift at offset 0), `site_bytes` the size of one site. */
+void sync_copies(const geometry_descriptor *g, hr_layout layout, void *field, size_t site_bytes);
+
+/* Start the halo exchange of a field of `g` with `layout` and `site_bytes` per site: sync
+ * the copies, post a receive and a send for every buffer. Returns the request to complete.
+ * Call from one thread, outside parallel regions; all processes must start exchanges in the
+ * same order. Do not write to the field's send buffers or read its halo until completed. */
+hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout layout,
+                                      void *field, size_t site_bytes);
+/* Wait for an exchange to finish and release the request (NULL is ignored). */
+void complete_sendrecv(hr_comm_request *req);
+
+/* Site field with k doubles per site (spinor layout). */
+hr_comm_request *start_sendrecv_site_field(const geometry_descriptor *g, double *field, int k);
+/* Link field with 4*k doubles per site (k per link, gauge layout). */
+hr_comm_request *start_sendrecv_link_field(const geometry_descriptor *g, double *field, int k);
+/* Blocking forms: start and complete. */
+void sendrecv_site_field(const geometry_descriptor *g, double *field, int k);
+void sendrecv_link_field(const geometry_descriptor *g, double *field, int k);
+void sendrecv_field(const geometry_descriptor *g, hr_layout layout, void *field,
+                    size_t site_bytes);
+
+/* Bytes a process sends in one exchange of a field of `g` (receives the same). */
+size_t sendrecv_bytes(const geometry_descriptor *g, hr_layout layout, size_t site_bytes);
+
+/* In-place sums, maxima and minima over all processes of n values. */
+void global_sum(double *d, int n);
+void global_sum_int(int *d, int n);
+void global_sum_long(long long *d, int n);
+void global_max(double *d, int n);
+void global_max_int(int *d, int n);
+void global_min(double *d, int n);
+/* Copy n values of rank 0 to every process. */
+void bcast(double *d, int n);
+void bcast_int(int *d, int n);
+/* Wait until every process arrives. */
+void global_barrier(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
