@@ -38,12 +38,6 @@ if [ "$mode" = run ]; then
 fi
 
 passed=0; failed=0; summary=()
-count_logs() {  # sum the automake test-suite.log summaries under $1
-  local p f
-  p=$(find "$1" -name test-suite.log -exec awk '/^# PASS:/{s+=$3} END{print s+0}' {} + | awk '{s+=$1} END{print s+0}')
-  f=$(find "$1" -name test-suite.log -exec awk '/^# (FAIL|ERROR|XPASS):/{s+=$3} END{print s+0}' {} + | awk '{s+=$1} END{print s+0}')
-  echo "$p $f"
-}
 for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
   opts=$(hr_build_options "$name") || { echo "quickstart: unknown build '$name'" >&2; failed=$((failed+1)); continue; }
   what=$(hr_build_action "$name")
@@ -67,7 +61,7 @@ for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
   case "$what" in
     check)
       make -C "$b" -k -j"$jobs" check >"$b/check.out" 2>&1; rc=$?
-      read -r p f < <(count_logs "$b")
+      read -r p f < <(bash "$top/Make/count_tests.sh" "$b")
       if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -n 60 "$b/check.out"; fi
       if [ "$f" -ne 0 ]; then
         grep -h -A1 -E "^(FAIL|ERROR|XPASS):" "$b/check.out" || true
