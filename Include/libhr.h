@@ -16,5 +16,13 @@
 #include "representation.h"
 #include "geometry.h"
 #include "communications.h"
+#include "field_kinds.h"
+#include "fields.h"
+#include "gpu.h"
+#include "linear_algebra.h"
+#include "random_fields.h"
+#include "observables.h"
+#include "archive.h"
+#include "heatbath.h"
 
 #endif

@@ -1,0 +1,99 @@
+/* bench_util.c -- wall clock, STREAM triad and thread control shared by the benchmarks. */
+#include "bench_util.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "communications.h"
+#include "geometry.h"
+#include "hr_core.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+double bench_wtime(void) {
+#if HR_WITH_MPI
+  return MPI_Wtime();
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+int bench_set_threads(int n) {
+#ifdef _OPENMP
+  if (n > 0) omp_set_num_threads(n);
+#else
+  (void)n;
+#endif
+  return hr_nthreads();
+}
+
+double bench_stream_triad(size_t bytes_per_array, int passes) {
+  const long n = (long)(bytes_per_array / sizeof(double));
+  const size_t bytes = ((size_t)n * sizeof(double) + 63) / 64 * 64;
+  double *a = NULL, *b = NULL, *c = NULL;
+  int ok = n > 0 && posix_memalign((void **)&a, 64, bytes) == 0 &&
+           posix_memalign((void **)&b, 64, bytes) == 0 && posix_memalign((void **)&c, 64, bytes) == 0;
+  double best = 1e30;
+  if (ok) {
+    HR_OMP_PRAGMA(omp parallel for schedule(static))
+    for (long i = 0; i < n; i++) {
+      a[i] = 0.;
+      b[i] = 1.;
+      c[i] = 2.;
+    }
+    for (int p = 0; p < passes; p++) {
+      const double s = 0.5 + p;
+      global_barrier();
+      const double t0 = bench_wtime();
+      HR_OMP_PRAGMA(omp parallel for schedule(static))
+      for (long i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+      global_barrier();
+      double t = bench_wtime() - t0;
+      global_max(&t, 1);
+      if (t < best) best = t;
+    }
+  }
+  double gbs = ok && best > 0 ? 3.0 * sizeof(double) * (double)n / best * 1e-9 : 0.0;
+  global_sum(&gbs, 1);
+  free(a);
+  free(b);
+  free(c);
+  return gbs;
+}
+
+double bench_stream_read(size_t bytes, int passes) {
+  const long n = (long)(bytes / sizeof(double));
+  double *a = NULL;
+  const int ok = n > 0 && posix_memalign((void **)&a, 64, ((size_t)n * sizeof(double) + 63) / 64 * 64) == 0;
+  double best = 1e30;
+  if (ok) {
+    HR_OMP_PRAGMA(omp parallel for schedule(static))
+    for (long i = 0; i < n; i++) a[i] = 1.0 + 1e-9 * (double)(i % 1000);
+    volatile double sink = 0;
+    const long n4 = n / 4;
+    for (int p = 0; p < passes; p++) {
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* four chains: bound by memory, not by adds */
+      global_barrier();
+      const double t0 = bench_wtime();
+      HR_OMP_PRAGMA(omp parallel for schedule(static) reduction(+ : s0, s1, s2, s3))
+      for (long i = 0; i < n4; i++) {
+        s0 += a[4 * i] * a[4 * i];
+        s1 += a[4 * i + 1] * a[4 * i + 1];
+        s2 += a[4 * i + 2] * a[4 * i + 2];
+        s3 += a[4 * i + 3] * a[4 * i + 3];
+      }
+      double t = bench_wtime() - t0;
+      global_max(&t, 1);
+      sink = s0 + s1 + s2 + s3;
+      if (t < best) best = t;
+    }
+    (void)sink;
+  }
+  double gbs = ok && best > 0 ? sizeof(double) * 4.0 * (double)(n / 4) / best * 1e-9 : 0.0;
+  global_sum(&gbs, 1);
+  free(a);
+  return gbs;
+}

@@ -1,0 +1,27 @@
+/* bench_util.h -- helpers shared by the benchmarks: a wall clock, the STREAM-triad memory
+ * bandwidth measured with the threads and processes of the run (the ceiling the benchmarks
+ * compare with), and the thread count of OpenMP builds. */
+#ifndef BENCH_UTIL_H
+#define BENCH_UTIL_H
+
+#include <stddef.h>
+
+/* Wall-clock seconds (MPI_Wtime in MPI builds). */
+double bench_wtime(void);
+
+/* STREAM triad a[i] = b[i] + s c[i] over three arrays of `bytes_per_array` bytes on every
+ * process, with the current OpenMP threads (first touch by the same threads), best of
+ * `passes` passes, all processes at once. Returns the bandwidth summed over processes in
+ * GB/s (1 GB = 1e9 bytes, 24 bytes per element as STREAM counts them: two reads, one write),
+ * or 0 when the memory cannot be had. */
+double bench_stream_triad(size_t bytes_per_array, int passes);
+
+/* Read-only bandwidth: s += a[i] * a[i] over one array of `bytes` bytes per process (same
+ * threads, best of `passes`), summed over processes in GB/s. A reference for reductions: one
+ * core often cannot read a single stream as fast as the triad moves three. */
+double bench_stream_read(size_t bytes, int passes);
+
+/* Set the number of OpenMP threads (no-op without OpenMP); returns the number in use. */
+int bench_set_threads(int n);
+
+#endif

@@ -1,0 +1,216 @@
+/* speed_test_diracoperator.c -- speed of the Wilson and Wilson-clover operators on the lattice
+ * and process grid of the input file, in double and single precision. One line per operator:
+ *   op=<name> prec=<double|single> lattice=<TxXxYxZ> ranks=<n> threads=<n> ms_per_call=<>
+ *   gflops=<> GBps=<> roofline_fraction=<>
+ * Operators: hopping (even <- odd hopping term Dphi_), Dphi (full lattice), g5Dphi_eopre_sq
+ * (Wilson), Dphi_eopre_clover (clover even/odd preconditioned operator), and the list in
+ * the input key `ops`. Flops: the standard count (printed at start): hopping term
+ * 128 NF^2 + 56 NF per output site (1320 for SU(3) fundamental), plus the diagonal terms
+ * (see Doc/dirac.md). Bytes: the unavoidable traffic; for the hopping term per output site
+ * 8 links, one input and one output spinor (1536 B double SU(3) fundamental). The ceiling is
+ * the STREAM-triad bandwidth measured in the same run on the same memory footprint as the
+ * operator (a 512 MB triad is printed too); roofline_fraction = GBps / ceiling.
+ * usage: [mpirun -np N] speed_test_diracoperator -i input_file_dirac */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_util.h"
+#include "libhr.h"
+#include "clover.h"
+#include "dirac.h"
+#include "suN_random.h"
+
+static void *xalloc(size_t bytes) {
+  void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (p == NULL) hr_fatal(HR_EXIT_SETUP, "speed_test_diracoperator: cannot allocate %zu bytes", bytes);
+  memset(p, 0, bytes);
+  return p;
+}
+static spinor_field *new_spinor(const geometry_descriptor *g) {
+  spinor_field *f = xalloc(sizeof *f);
+  f->ptr = xalloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR) * sizeof(suNf_spinor));
+  f->type = g;
+  return f;
+}
+static spinor_field_flt *new_spinor_flt(const geometry_descriptor *g) {
+  spinor_field_flt *f = xalloc(sizeof *f);
+  f->ptr = xalloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR) * sizeof(suNf_spinor_flt));
+  f->type = g;
+  return f;
+}
+static void fill_spinor(spinor_field *f, uint64_t draw) {
+  _OMP_MASTER_FOR(f->type, ix) {
+    int g[4];
+    global_coordinates(ix, g);
+    hr_rng_stream st;
+    rng_stream_init(&st, 99, draw, (uint64_t)((((long long)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3]));
+    suNf_spinor *s = _FIELD_AT(f, ix);
+    for (int a = 0; a < 4; a++)
+      for (int i = 0; i < NF; i++) {
+        double re = rng_gaussian(&st);
+        double im = rng_gaussian(&st);
+        s->c[a].c[i] = hr_cmplx(re, im);
+      }
+  }
+}
+
+typedef struct {
+  const char *name;
+  int clover;
+  const geometry_descriptor *out_g, *in_g;
+  double flop_per_site; /* per site of out_g */
+  double bytes_per_site;
+  void (*dbl)(double, spinor_field *, const spinor_field *);
+  void (*flt)(double, spinor_field_flt *, const spinor_field_flt *);
+} bench_op;
+
+static void hop_dbl(double m0, spinor_field *o, const spinor_field *i) { (void)m0; Dphi_(o, i); }
+static void hop_flt(double m0, spinor_field_flt *o, const spinor_field_flt *i) { (void)m0; Dphi_flt_(o, i); }
+
+/* Process CPU time in seconds (all threads). */
+static double cpu_time(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Seconds per call (slowest rank); *cpu_share = CPU time / (wall time x threads), below 1
+ * when the threads did not get their cores (a loaded machine). */
+static double time_op(const bench_op *op, int single, double m0, double min_time, int *calls,
+                      double *cpu_share) {
+  spinor_field *in = new_spinor(op->in_g), *out = new_spinor(op->out_g);
+  spinor_field_flt *inf = new_spinor_flt(op->in_g), *outf = new_spinor_flt(op->out_g);
+  fill_spinor(in, 1);
+  _MASTER_FOR(op->in_g, ix) suNf_spinor_to_flt(_FIELD_AT(in, ix), _FIELD_AT(inf, ix));
+  for (int w = 0; w < 2; w++) {
+    if (single) op->flt(m0, outf, inf);
+    else op->dbl(m0, out, in);
+  }
+  int n = 0;
+  const double c0 = cpu_time();
+  double t0 = bench_wtime(), t;
+  int go = 1;
+  do {
+    for (int k = 0; k < 5; k++) {
+      if (single) op->flt(m0, outf, inf);
+      else op->dbl(m0, out, in);
+    }
+    n += 5;
+    t = bench_wtime() - t0;
+    double tt = t;
+    global_max(&tt, 1); /* every rank agrees when to stop */
+    go = tt < min_time;
+  } while (go);
+  *cpu_share = (cpu_time() - c0) / (t * hr_nthreads());
+  global_max(&t, 1);
+  free(in->ptr); free(in); free(out->ptr); free(out);
+  free(inf->ptr); free(inf); free(outf->ptr); free(outf);
+  *calls = n;
+  return t / n;
+}
+
+int main(int argc, char **argv) {
+  input_file *in = hr_setup(&argc, &argv, "input_file_dirac");
+  geometry_params p;
+  geometry_read_input(in, &p);
+  double m0 = 0.1, csw = 1.0, min_time = 1.0;
+  input_key keys[] = {
+      {"m0", INPUT_DOUBLE, &m0, "0.1", NULL, "bare mass"},
+      {"csw", INPUT_DOUBLE, &csw, "1.0", NULL, "clover coefficient of the clover operator"},
+      {"min_time", INPUT_DOUBLE, &min_time, "1.0", NULL, "seconds each operator is timed at least"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, keys);
+  dirac_bc bc;
+  dirac_bc_read_input(in, &bc);
+  input_finish(in);
+  geometry_init(&p);
+  dirac_bc_print(&bc);
+
+  /* smooth random gauge field U = exp(i 0.3 v_a T^a), keyed by global site */
+  suNg_field u = {0};
+  suNf_field uf = {0};
+  u.ptr = xalloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE) * sizeof(suNg));
+  uf.ptr = xalloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE) * sizeof(suNf));
+  u.type = uf.type = &glattice;
+  _OMP_MASTER_FOR(&glattice, ix) {
+    int g[4];
+    global_coordinates(ix, g);
+    hr_rng_stream st;
+    rng_stream_init(&st, 7, 0, (uint64_t)((((long long)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3]));
+    for (int mu = 0; mu < 4; mu++) {
+      suNg_algebra_vector v;
+      suNg_algebra_vector_random(&st, &v);
+      suNg_algebra_vector_scale(0.3, &v, &v);
+      suNg_exp(&v, _4FIELD_AT(&u, ix, mu));
+    }
+  }
+  represent_gauge_field(&u, &bc, &uf);
+  dirac_set_gauge_field(&uf);
+
+  const double hop = (double)dirac_hop_flop_per_site();
+  const double diag_flop = 24. * NF;              /* (4+m0) x + s r: scale and axpy */
+  const double inv_flop = 8. * NF;                /* s r / (4+m0) */
+  const double clov_flop = 64. * NF * NF - 8. * NF; /* two (2NF)^2 complex mat-vecs */
+  const double sp = 4. * NF * 16, lk = NF * NF * 16.; /* bytes of a spinor / link, double */
+  const double hop_b = 8 * lk + 2 * sp;           /* hopping term per output site */
+  const double blk_b = 2. * 4. * NF * NF * 16.;   /* one site's clover blocks */
+  bench_op ops[] = {
+      {"hopping", 0, &glat_even, &glat_odd, hop, hop_b, hop_dbl, hop_flt},
+      {"Dphi", 0, &glattice, &glattice, hop + diag_flop, hop_b + sp, Dphi, Dphi_flt},
+      {"g5Dphi_eopre_sq", 0, &glat_even, &glat_even, 2 * (2 * hop + diag_flop + inv_flop),
+       2 * (2 * hop_b + sp), g5Dphi_eopre_sq, g5Dphi_eopre_sq_flt},
+      {"Dphi_eopre_clover", 1, &glat_even, &glat_even,
+       2 * hop + 2 * clov_flop + 16. * NF, 2 * hop_b + sp + 2 * blk_b, Dphi_eopre, Dphi_eopre_flt},
+  };
+  const int nops = (int)(sizeof ops / sizeof ops[0]);
+
+  double nsites_local[4];
+  for (int k = 0; k < nops; k++) {
+    nsites_local[k] = 0;
+    _MASTER_FOR(ops[k].out_g, ix) nsites_local[k] += 1;
+  }
+  /* ceiling: triad over the footprint of the hopping term (links + 2 half spinor fields) */
+  const size_t footprint = (size_t)(4. * geometry_field_size(&glattice, HR_LAYOUT_GAUGE) * lk +
+                                    geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sp);
+  const double triad = bench_stream_triad(footprint / 3, 10);
+  const double triad_big = bench_stream_triad(((size_t)512 << 20) / 3, 5);
+  lprintf("BENCH", 0, "SU(%d) %s, NF = %d; hopping flop/site = 128 NF^2 + 56 NF = %.0f; hopping "
+          "bytes/site (double) = 8 links + 2 spinors = (8 NF^2 + 8 NF) x 16 = %.0f\n",
+          NG, repr_name(HR_BUILD_REPR), NF, hop, hop_b);
+  lprintf("BENCH", 0, "stream_triad footprint=%.1fMB GBps=%.2f (ceiling); stream_triad "
+          "footprint=512MB GBps=%.2f (summed over %d ranks)\n", footprint / 1048576., triad,
+          triad_big, hr_nranks());
+  lprintf("BENCH", 0, "overlap of communication: %s\n", dirac_comm_overlap() ? "on" : "off");
+
+  for (int k = 0; k < nops; k++)
+    for (int single = 0; single < 2; single++) {
+      clover_set_csw(ops[k].clover ? csw : 0.);
+      int calls;
+      double share;
+      const double t = time_op(&ops[k], single, m0, min_time, &calls, &share);
+      double sites = nsites_local[k];
+      global_sum(&sites, 1);
+      const double flop = ops[k].flop_per_site * sites;
+      const double bytes = ops[k].bytes_per_site * sites * (single ? 0.5 : 1.);
+      const double gbps = bytes / t * 1e-9;
+      lprintf("BENCH", 0,
+              "op=%s prec=%s lattice=%dx%dx%dx%d ranks=%d threads=%d ms_per_call=%.4f "
+              "gflops=%.2f GBps=%.2f roofline_fraction=%.3f\n",
+              ops[k].name, single ? "single" : "double", GLB_T, GLB_X, GLB_Y, GLB_Z,
+              hr_nranks(), hr_nthreads(), 1e3 * t, flop / t * 1e-9, gbps,
+              triad > 0 ? gbps / triad : 0.);
+      /* flop per second of CPU time actually received, per thread: what one core delivers */
+      const double per_core = flop / (t * share * hr_nthreads()) * 1e-9;
+      lprintf("BENCH", 1,
+              "  (%s %s: %d calls, CPU share of the threads %.2f%s; %.2f GFLOP per CPU-second "
+              "per thread)\n",
+              ops[k].name, single ? "single" : "double", calls, share,
+              share < 0.9 ? ": machine loaded, timing pessimistic" : "", per_core);
+    }
+  dirac_finalize();
+  free(u.ptr);
+  free(uf.ptr);
+  hr_finalize();
+  return 0;
+}

@@ -1,0 +1,80 @@
+/* archive.h -- gauge configuration files: HiRep's format (big-endian, any N) and openQCD's
+ * "exported" format (little-endian, SU(3) only), byte-compatible with both codes. Under MPI
+ * every process reads and writes its own sites at explicit file offsets (no process holds
+ * the whole lattice). Reading checks file size, lattice size and gauge group against the
+ * running theory and compares the plaquette recomputed from the links with the header;
+ * writing goes through a temporary file renamed when complete (hr_ofile). Formats, checks
+ * and the MPI write protocol: Doc/archives_and_observables.md. */
+#ifndef ARCHIVE_H
+#define ARCHIVE_H
+
+#include <stddef.h>
+
+#include "fields.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* File formats. */
+typedef enum {
+  HR_ARCHIVE_UNKNOWN = 0,
+  HR_ARCHIVE_HIREP = 1,  /* HiRep: int32 NG,T,X,Y,Z + float64 plaquette, big-endian */
+  HR_ARCHIVE_OPENQCD = 2 /* openQCD export: int32 N0..N3 + float64 plaq, little-endian */
+} hr_archive_format;
+
+/* Time boundary condition that decides which header plaquette a file carries. */
+typedef enum {
+  HR_ARCHIVE_BC_AUTO = 0,     /* open when every link U_0(GLB_T-1, x) is exactly zero */
+  HR_ARCHIVE_BC_PERIODIC = 1, /* plain average plaquette */
+  HR_ARCHIVE_BC_OPEN = 2      /* HiRep: boundary-weighted plaquette (observables.h) */
+} hr_archive_bc;
+
+/* What the header of a file says. */
+typedef struct {
+  hr_archive_format format;
+  int ng;           /* gauge group SU(ng) of the links */
+  int size[4];      /* global extents T, X, Y, Z */
+  double plaquette; /* header value as stored (openQCD: sum Re tr P / 6V, without 1/N) */
+  long long file_bytes;     /* size of the file */
+  long long expected_bytes; /* size that the header implies */
+} hr_archive_info;
+
+/* Name of a format: "HiRep", "openQCD", "unknown". */
+const char *archive_format_name(hr_archive_format f);
+/* Parse a format name ("hirep", "openqcd", case-insensitive); HR_ARCHIVE_UNKNOWN if none. */
+hr_archive_format archive_format_from_name(const char *name);
+
+/* Recognise the format of `path` from its header and size and fill *info. Returns 0, or -1
+ * with a message naming the file in err (unreadable, or no format fits header and size). */
+int archive_probe(const char *path, hr_archive_info *info, char *err, size_t errlen);
+
+/* Read `path` in `format` (HR_ARCHIVE_UNKNOWN: recognise it) into u (glattice), check it
+ * and exchange the halo. `bc` chooses the plaquette definition of HiRep headers. Returns 0,
+ * or -1 with "file: what differs" in err (every process gets the same result); u is then
+ * undefined. Collective. */
+int archive_read_checked(const char *path, hr_archive_format format, hr_archive_bc bc,
+                         suNg_field *u, char *err, size_t errlen);
+/* Write u in `format` to `path` (temporary file + rename). bc as above (AUTO: open when
+ * U_0 at GLB_T-1 is zero). Exchanges the halo of u first. Returns 0, or -1 with a message
+ * in err (no file is left under `path`). Collective. */
+int archive_write_checked(const char *path, hr_archive_format format, hr_archive_bc bc,
+                          suNg_field *u, char *err, size_t errlen);
+
+/* archive_read_checked that stops the program on error (exit code HR_EXIT_IO). */
+void archive_read(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u);
+/* archive_write_checked that stops the program on error (exit code HR_EXIT_IO). */
+void archive_write(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u);
+
+/* HiRep-style names: read / write a HiRep-format file (periodic time b.c.), fatal on error. */
+void read_gauge_field(const char *path, suNg_field *u);
+void write_gauge_field(const char *path, suNg_field *u);
+
+/* Whether every link U_0(GLB_T-1, x) of u is exactly zero (openQCD's open boundary). */
+int gauge_field_has_open_time_boundary(const suNg_field *u);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,80 @@
+/* dirac_site.h -- per-site kernels of the Wilson Dirac operator, shared by the CPU loops,
+ * the emulated GPU launcher and CUDA kernels (all HR_INLINE, acting on site values only):
+ * spin projection (1 -/+ gamma_mu) psi to a half spinor (2 colour vectors), the two
+ * colour mat-vecs with U or U^+, reconstruction into the 4 spin components, and the whole
+ * hopping sum of one site,
+ *   dirac_site_hop(up, dn, uup, udn, out):
+ *   out = sum_mu [ (1 - gamma_mu) U_mu(x) psi(x+mu) + (1 + gamma_mu) U_mu(x-mu)^+ psi(x-mu) ]
+ * (the Wilson operator is D = (4 + m0) - out/2 + clover). The same functions exist in single
+ * precision with the suffix _flt (dirac_site_hop_flt, ...): one template,
+ * dirac_site_template.h, instantiated twice here. Gamma matrices: gamma.h.
+ *
+ * Flop count of dirac_site_hop (the standard count, 1320 for SU(3) fundamental):
+ *   per direction and sign: projection 2 NF complex adds (4 NF flop), two mat-vecs
+ *   2 (8 NF^2 - 2 NF) flop, accumulation 4 NF complex adds (8 NF flop); the first
+ *   accumulation is a copy: total 8 (16 NF^2 + 8 NF) - 8 NF = 128 NF^2 + 56 NF. */
+#ifndef DIRAC_SITE_H
+#define DIRAC_SITE_H
+
+#include "gamma.h"
+#include "hr_complex.h"
+#include "hr_inline.h"
+#include "suN.h"
+#include "suN_types.h"
+
+/* Standard flop count of the hopping sum of one site for colour dimension nf. */
+#define DIRAC_HOP_FLOP_PER_SITE(nf) (128L * (nf) * (nf) + 56L * (nf))
+/* Unavoidable bytes per output site of the even/odd hopping term: 8 links read, the input
+ * spinors read once (one per output site), one spinor written; real_bytes = 8 or 4. */
+#define DIRAC_HOP_BYTES_PER_SITE(nf, real_bytes)                                                \
+  ((8L * (nf) * (nf) + 2L * 4L * (nf)) * 2L * (real_bytes))
+
+/* Force inlining of the small helpers so that the direction and sign fold to constants. */
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define DIRAC_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define DIRAC_ALWAYS_INLINE HR_INLINE
+#endif
+
+/* Hint that `bytes` bytes from p will be read soon (CPU loops; nothing elsewhere). */
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define DIRAC_PREFETCH(p, bytes)                                                                \
+  do {                                                                                         \
+    const char *dirac_pf_ = (const char *)(p);                                                 \
+    for (unsigned dirac_o_ = 0; dirac_o_ < (unsigned)(bytes); dirac_o_ += 64)                  \
+      __builtin_prefetch(dirac_pf_ + dirac_o_, 0, 3);                                          \
+  } while (0)
+#else
+#define DIRAC_PREFETCH(p, bytes) ((void)(p))
+#endif
+
+/* The vectorised site kernel (GCC >= 12 or clang vector extensions, host C code); define
+ * DIRAC_NO_SIMD to use the plain form everywhere. */
+#if !defined(DIRAC_NO_SIMD) && !defined(__CUDACC__) && !defined(__cplusplus) &&                 \
+    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12))
+#define DIRAC_SIMD 1
+#else
+#define DIRAC_SIMD 0
+#endif
+
+/* double precision */
+#define DIRAC_TMPL_SFX
+#define DIRAC_TMPL_SPINOR suNf_spinor
+#define DIRAC_TMPL_VEC suNf_vector
+#define DIRAC_TMPL_MAT suNf
+#define DIRAC_TMPL_CPLX hr_complex
+#define DIRAC_TMPL_REAL double
+#define DIRAC_TMPL_MKCPLX hr_cmplx
+#include "dirac_site_template.h"
+
+/* single precision */
+#define DIRAC_TMPL_SFX _flt
+#define DIRAC_TMPL_SPINOR suNf_spinor_flt
+#define DIRAC_TMPL_VEC suNf_vector_flt
+#define DIRAC_TMPL_MAT suNf_flt
+#define DIRAC_TMPL_CPLX hr_complex_flt
+#define DIRAC_TMPL_REAL float
+#define DIRAC_TMPL_MKCPLX hr_cmplx_flt
+#include "dirac_site_template.h"
+
+#endif

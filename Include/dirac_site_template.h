@@ -1,0 +1,230 @@
+/* dirac_site_template.h -- the per-site Wilson hopping kernel, written once for both
+ * precisions. No include guard: dirac_site.h includes it once per precision after defining
+ * DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR, DIRAC_TMPL_VEC,
+ * DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX and DIRAC_TMPL_REAL; they are undefined at the end.
+ *
+ * The projection uses the block form of gamma.h: with gamma_mu = [[0, A], [A^+, 0]] and
+ * s = -1 (forward, 1 - gamma_mu) or +1 (backward, 1 + gamma_mu),
+ *   h_r = psi_r + s i^k_r psi_(2+p_r)          (r = 0, 1: the half spinor)
+ *   (1 + s gamma_mu) psi = (h_0, h_1, lower) with lower_(p_r) = s i^(-k_r) h_r,
+ * and the colour matrix commutes with the spin projection, so it is applied to h only. */
+
+#define DIRAC_F_(name) HR_CAT(name, DIRAC_TMPL_SFX)
+#define DIRAC_VR_(op) HR_CAT(DIRAC_TMPL_VEC, op)
+#define DIRAC_MR_(op) HR_CAT(DIRAC_TMPL_MAT, op)
+
+/* Half spinor: the two independent colour vectors of (1 -/+ gamma_mu) psi. */
+typedef struct {
+  DIRAC_TMPL_VEC c[2];
+} DIRAC_F_(dirac_half_spinor);
+
+/* z times i^k for a compile-time k (folds to a swap and sign changes). */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_mul_ipow)(int k, DIRAC_TMPL_CPLX z) {
+  switch (k & 3) {
+  case 0: return z;
+  case 1: return hr_ctimes_i(z);
+  case 2: return -z;
+  default: return -hr_ctimes_i(z);
+  }
+}
+
+/* out = a + i^k b, componentwise on colour vectors. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_vec_add_ipow)(const DIRAC_TMPL_VEC *a, int k,
+                                                      const DIRAC_TMPL_VEC *b,
+                                                      DIRAC_TMPL_VEC *out) {
+  for (int i = 0; i < NF; ++i)
+    out->c[i] = a->c[i] + DIRAC_F_(dirac_mul_ipow)(k, b->c[i]);
+}
+
+/* h = half spinor of (1 + s gamma_mu) psi, s = +1 or -1. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_project)(int mu, int s, const DIRAC_TMPL_SPINOR *psi,
+                                                      DIRAC_F_(dirac_half_spinor) * h) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  for (int r = 0; r < 2; ++r)
+    DIRAC_F_(dirac_vec_add_ipow)(&psi->c[r], ipow[mu][r] + (s < 0 ? 2 : 0),
+                                 &psi->c[2 + perm[mu][r]], &h->c[r]);
+}
+
+/* out += (1 + s gamma_mu) applied in reconstructed form to the half spinor h (after the
+ * colour mat-vec); `first` != 0 writes instead of adding. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_reconstruct)(int mu, int s, int first,
+                                                          const DIRAC_F_(dirac_half_spinor) * h,
+                                                          DIRAC_TMPL_SPINOR *out) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  for (int r = 0; r < 2; ++r) {
+    const int k = -ipow[mu][r] + (s < 0 ? 2 : 0);
+    DIRAC_TMPL_VEC *lo = &out->c[2 + perm[mu][r]];
+    for (int i = 0; i < NF; ++i) {
+      const DIRAC_TMPL_CPLX v = h->c[r].c[i];
+      if (first) {
+        out->c[r].c[i] = v;
+        lo->c[i] = DIRAC_F_(dirac_mul_ipow)(k, v);
+      } else {
+        out->c[r].c[i] += v;
+        lo->c[i] += DIRAC_F_(dirac_mul_ipow)(k, v);
+      }
+    }
+  }
+}
+
+/* One direction of the hopping sum: out (+)= (1 + s gamma_mu) W psi, with W = U for
+ * s = -1 (forward) and W = U^+ for s = +1 (backward). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir)(int mu, int s, int first,
+                                                      const DIRAC_TMPL_SPINOR *psi,
+                                                      const DIRAC_TMPL_MAT *U,
+                                                      DIRAC_TMPL_SPINOR *out) {
+  DIRAC_F_(dirac_half_spinor) h, w;
+  DIRAC_F_(dirac_spin_project)(mu, s, psi, &h);
+  if (s < 0) {
+    DIRAC_MR_(_mul_vec)(U, &h.c[0], &w.c[0]);
+    DIRAC_MR_(_mul_vec)(U, &h.c[1], &w.c[1]);
+  } else {
+    DIRAC_MR_(_dag_mul_vec)(U, &h.c[0], &w.c[0]);
+    DIRAC_MR_(_dag_mul_vec)(U, &h.c[1], &w.c[1]);
+  }
+  DIRAC_F_(dirac_spin_reconstruct)(mu, s, first, &w, out);
+}
+
+/* The hopping sum of one site in the plain form (any compiler, CUDA included); see
+ * dirac_site_hop for the arguments. */
+HR_INLINE void DIRAC_F_(dirac_site_hop_generic)(const DIRAC_TMPL_SPINOR *const up[4],
+                                        const DIRAC_TMPL_SPINOR *const dn[4],
+                                        const DIRAC_TMPL_MAT *const uup[4],
+                                        const DIRAC_TMPL_MAT *const udn[4],
+                                        DIRAC_TMPL_SPINOR *out) {
+  DIRAC_F_(dirac_site_hop_dir)(0, -1, 1, up[0], uup[0], out);
+  DIRAC_F_(dirac_site_hop_dir)(0, +1, 0, dn[0], udn[0], out);
+  DIRAC_F_(dirac_site_hop_dir)(1, -1, 0, up[1], uup[1], out);
+  DIRAC_F_(dirac_site_hop_dir)(1, +1, 0, dn[1], udn[1], out);
+  DIRAC_F_(dirac_site_hop_dir)(2, -1, 0, up[2], uup[2], out);
+  DIRAC_F_(dirac_site_hop_dir)(2, +1, 0, dn[2], udn[2], out);
+  DIRAC_F_(dirac_site_hop_dir)(3, -1, 0, up[3], uup[3], out);
+  DIRAC_F_(dirac_site_hop_dir)(3, +1, 0, dn[3], udn[3], out);
+}
+
+#if DIRAC_SIMD
+/* ----------------------------------------------------------- vectorised form (CPU)
+ * The two rows of the half spinor are processed together: v4 = (re h0_c, im h0_c, re h1_c,
+ * im h1_c) per colour c, so each colour mat-vec step is two fused multiply-adds on a vector
+ * of 4 reals (AVX for double, SSE for float; the compiler lowers it on other targets). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+/* the vector helpers are always inlined: no ABI crosses a call */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+typedef DIRAC_TMPL_REAL DIRAC_F_(dirac_v4) __attribute__((vector_size(4 * sizeof(DIRAC_TMPL_REAL))));
+#define DIRAC_V4_ DIRAC_F_(dirac_v4)
+
+/* (re a, im a, re b, im b). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_pair)(DIRAC_TMPL_CPLX a, DIRAC_TMPL_CPLX b,
+                                                 DIRAC_V4_ *out) {
+  const DIRAC_V4_ v = {hr_creal(a), hr_cimag(a), hr_creal(b), hr_cimag(b)};
+  *out = v;
+}
+/* i^k0 times the first complex number, i^k1 times the second (k0, k1 of equal parity). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_ipow)(int k0, int k1, DIRAC_V4_ *v) {
+  k0 &= 3;
+  k1 &= 3;
+  if (k0 & 1) *v = __builtin_shufflevector(*v, *v, 1, 0, 3, 2);
+  const DIRAC_V4_ sg = {(k0 == 1 || k0 == 2) ? -1 : 1, (k0 >= 2) ? -1 : 1,
+                        (k1 == 1 || k1 == 2) ? -1 : 1, (k1 >= 2) ? -1 : 1};
+  *v *= sg;
+}
+
+/* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
+ * components (0, 1) of colour i, acc_lo[i] components (2, 3). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(int mu, int s, int first,
+                                                    const DIRAC_TMPL_SPINOR *psi,
+                                                    const DIRAC_TMPL_MAT *U, DIRAC_V4_ *acc_up,
+                                                    DIRAC_V4_ *acc_lo) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  const int p0 = perm[mu][0], p1 = perm[mu][1];
+  const int sh = s < 0 ? 2 : 0;
+  const DIRAC_V4_ flip = {-1, 1, -1, 1};
+  DIRAC_V4_ h[NF], hs[NF];
+  for (int c = 0; c < NF; ++c) {
+    DIRAC_V4_ lo;
+    DIRAC_F_(dirac_v4_pair)(psi->c[0].c[c], psi->c[1].c[c], &h[c]);
+    DIRAC_F_(dirac_v4_pair)(psi->c[2 + p0].c[c], psi->c[2 + p1].c[c], &lo);
+    DIRAC_F_(dirac_v4_ipow)(ipow[mu][0] + sh, ipow[mu][1] + sh, &lo);
+    h[c] += lo;
+    hs[c] = __builtin_shufflevector(h[c], h[c], 1, 0, 3, 2) * flip;
+  }
+  for (int i = 0; i < NF; ++i) {
+    DIRAC_V4_ w;
+    if (s < 0) { /* U h: u h = re(u) h + im(u) (i h) */
+      w = hr_creal(U->c[i * NF]) * h[0] + hr_cimag(U->c[i * NF]) * hs[0];
+      for (int c = 1; c < NF; ++c)
+        w += hr_creal(U->c[i * NF + c]) * h[c] + hr_cimag(U->c[i * NF + c]) * hs[c];
+    } else { /* U^+ h: conj(u) h = re(u) h - im(u) (i h) */
+      w = hr_creal(U->c[i]) * h[0] - hr_cimag(U->c[i]) * hs[0];
+      for (int c = 1; c < NF; ++c)
+        w += hr_creal(U->c[c * NF + i]) * h[c] - hr_cimag(U->c[c * NF + i]) * hs[c];
+    }
+    DIRAC_V4_ lw = w;
+    DIRAC_F_(dirac_v4_ipow)(-ipow[mu][0] + sh, -ipow[mu][1] + sh, &lw);
+    if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 2, 3, 0, 1);
+    if (first) {
+      acc_up[i] = w;
+      acc_lo[i] = lw;
+    } else {
+      acc_up[i] += w;
+      acc_lo[i] += lw;
+    }
+  }
+}
+
+/* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
+ * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
+ * alias an input. Vectorised form; equal to dirac_site_hop_generic to rounding. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
+                                                  const DIRAC_TMPL_SPINOR *const dn[4],
+                                                  const DIRAC_TMPL_MAT *const uup[4],
+                                                  const DIRAC_TMPL_MAT *const udn[4],
+                                                  DIRAC_TMPL_SPINOR *out) {
+  DIRAC_V4_ acc_up[NF], acc_lo[NF];
+  DIRAC_F_(dirac_v4_hop_dir)(0, -1, 1, up[0], uup[0], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(0, +1, 0, dn[0], udn[0], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(1, -1, 0, up[1], uup[1], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(1, +1, 0, dn[1], udn[1], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(2, -1, 0, up[2], uup[2], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(2, +1, 0, dn[2], udn[2], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(3, -1, 0, up[3], uup[3], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(3, +1, 0, dn[3], udn[3], acc_up, acc_lo);
+  for (int i = 0; i < NF; ++i) {
+    out->c[0].c[i] = DIRAC_TMPL_MKCPLX(acc_up[i][0], acc_up[i][1]);
+    out->c[1].c[i] = DIRAC_TMPL_MKCPLX(acc_up[i][2], acc_up[i][3]);
+    out->c[2].c[i] = DIRAC_TMPL_MKCPLX(acc_lo[i][0], acc_lo[i][1]);
+    out->c[3].c[i] = DIRAC_TMPL_MKCPLX(acc_lo[i][2], acc_lo[i][3]);
+  }
+}
+#undef DIRAC_V4_
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#else
+/* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
+ * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
+ * alias an input. */
+HR_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
+                                        const DIRAC_TMPL_SPINOR *const dn[4],
+                                        const DIRAC_TMPL_MAT *const uup[4],
+                                        const DIRAC_TMPL_MAT *const udn[4],
+                                        DIRAC_TMPL_SPINOR *out) {
+  DIRAC_F_(dirac_site_hop_generic)(up, dn, uup, udn, out);
+}
+#endif
+
+#undef DIRAC_F_
+#undef DIRAC_VR_
+#undef DIRAC_MR_
+#undef DIRAC_TMPL_SFX
+#undef DIRAC_TMPL_SPINOR
+#undef DIRAC_TMPL_VEC
+#undef DIRAC_TMPL_MAT
+#undef DIRAC_TMPL_CPLX
+#undef DIRAC_TMPL_REAL
+#undef DIRAC_TMPL_MKCPLX

@@ -1,0 +1,222 @@
+/* gpu.h -- the GPU side of LibHR, shared by the CUDA backend and the emulated GPU backend
+ * (HR_GPU_BACKEND in hr_build_config.h): the device layout of fields and its accessors
+ * (_GPU_FIELD_BLK, _GPU_4FIELD_BLK, read_gpu_<type>, write_gpu_<type>), the kernel language
+ * (HR_KERNEL, HR_LAUNCH, HR_THREAD_LOOP, ...) that one kernel source is written in for both
+ * backends, device memory, and the run-time block-size tuner. Doc/fields_and_backends.md
+ * explains it with examples.
+ *
+ * Device layout (structure of arrays per piece). A field's device copy has the same size as
+ * its host copy and each piece ixp (master pieces and receive-buffer pieces) occupies the
+ * same byte range as on the host, starting at _GPU_FIELD_BLK(f, ixp) (site fields) or
+ * _GPU_4FIELD_BLK(f, ixp) (link fields). Inside a piece of `stride` sites, the value of site
+ * ix is split into components ("units": one hr_complex / hr_complex_flt for complex types,
+ * one double / float for real types); unit u of element `comp` of the site (comp = 0 for a
+ * site field, the direction mu for a link field, the spin index when a spinor is read as 4
+ * suNf_vector) lives at
+ *     ((unit *)block)[(comp * n + u) * stride + (ix - piece start)],   n = units per element.
+ * Copy sites (duplicates of boundary sites for contiguous send buffers) have no meaning on
+ * the device; halo exchanges gather from the master sites.
+ *
+ * Kernel language (one source for nvcc and the host compiler). A kernel is called once per
+ * block of threads; HR_THREAD_LOOP(t) runs its body for each thread t of the block (in CUDA:
+ * once, for t = threadIdx.x; emulated: a loop over the block). Values that must survive an
+ * HR_SYNC_THREADS() live in HR_SHARED arrays. Example, r += c s on one piece of n sites:
+ *
+ *   HR_KERNEL(axpy_kernel, int n, double c, suNf_spinor *r, const suNf_spinor *s) {
+ *     HR_THREAD_LOOP(t) {
+ *       const int i = HR_THREAD_INDEX(t);
+ *       if (i < n) { suNf_spinor a, b;
+ *         read_gpu_suNf_spinor(n, &a, r, i, 0); read_gpu_suNf_spinor(n, &b, s, i, 0);
+ *         suNf_spinor_mul_add(&a, c, &b, &a); write_gpu_suNf_spinor(n, &a, r, i, 0); }
+ *     }
+ *   }
+ *   _PIECE_FOR(r->type, ixp) {
+ *     const int n = _PIECE_LENGTH(r->type, ixp);
+ *     HR_TUNED_LAUNCH(axpy_kernel, n, HR_TUNE_STREAMING, n, c, _GPU_FIELD_BLK(r, ixp),
+ *                     _GPU_FIELD_BLK(s, ixp));
+ *   }
+ * Kernels are static to their file; write them in the common subset of C11 and C++17 (no
+ * compound literals, designated initialisers, _Generic or implicit void* conversions). */
+#ifndef GPU_H
+#define GPU_H
+
+#include <stddef.h>
+
+#include "field_kinds.h"
+#include "geometry.h"
+#include "hr_build_config.h"
+#include "hr_complex.h"
+#include "hr_inline.h"
+#include "suN_types.h"
+
+/* 1 in builds with a GPU backend (CUDA or emulated). */
+#define HR_GPU_ENABLED (HR_GPU_BACKEND != HR_GPU_NONE)
+
+#define HR_STR_(x) #x
+/* String of x after macro expansion. */
+#define HR_STR(x) HR_STR_(x)
+
+#ifdef __cplusplus
+#define HR_STATIC_ASSERT(c, msg) static_assert(c, msg)
+#else
+#define HR_STATIC_ASSERT(c, msg) _Static_assert(c, msg)
+#endif
+
+/* ------------------------------------------------------------------ layout and accessors */
+
+/* Number of sites of piece ixp of geometry g (0 is possible). */
+#define _PIECE_LENGTH(g, ixp) ((g)->master_end[ixp] - (g)->master_start[ixp] + 1)
+/* Device address of piece ixp of a site field f (pointer to its site type). */
+#define _GPU_FIELD_BLK(f, ixp)                                                                 \
+  ((f)->gpu_ptr + ((f)->type->master_start[ixp] - (f)->type->master_shift))
+/* Device address of piece ixp of a link field f (4 elements per site). */
+#define _GPU_4FIELD_BLK(f, ixp)                                                                \
+  ((f)->gpu_ptr + 4 * ((f)->type->master_start[ixp] - (f)->type->master_shift))
+
+/* read_gpu_<type>(stride, &value, block, ix, comp): value = element `comp` of site ix of a
+ * piece of `stride` sites starting at `block` (device layout above).
+ * write_gpu_<type>(stride, &value, block, ix, comp): the reverse. Usable in host and device
+ * code; in host code only on memory the host can address (emulated backend, staging). */
+#define HR_GPU_ACCESSORS_(T, U)                                                                \
+  HR_STATIC_ASSERT(sizeof(T) % sizeof(U) == 0, #T " is not a whole number of " #U " units");   \
+  HR_INLINE void read_gpu_##T(int stride, T *out, const void *block, int ix, int comp) {       \
+    enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
+    const U *in = (const U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;               \
+    U *o = (U *)out;                                                                           \
+    for (int u = 0; u < hr_n_; ++u)                                                            \
+      o[u] = in[(size_t)u * (size_t)stride];                                                   \
+  }                                                                                            \
+  HR_INLINE void write_gpu_##T(int stride, const T *value, void *block, int ix, int comp) {    \
+    enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
+    U *out = (U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;                          \
+    const U *v = (const U *)value;                                                             \
+    for (int u = 0; u < hr_n_; ++u)                                                            \
+      out[(size_t)u * (size_t)stride] = v[u];                                                  \
+  }
+HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
+#undef HR_GPU_ACCESSORS_
+
+/* ------------------------------------------------------------------ kernel language */
+
+#ifdef __CUDACC__
+/* Define a kernel (static to the file). */
+#define HR_KERNEL(name, ...) static __global__ void name(__VA_ARGS__)
+/* Run kernel_ on nblocks_ blocks of nthreads_ threads (asynchronous on a real GPU). */
+#define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
+  do {                                                                                         \
+    kernel_<<<(nblocks_), (nthreads_)>>>(__VA_ARGS__);                                         \
+    hr_gpu_check_launch(HR_STR(kernel_));                                                      \
+  } while (0)
+#define HR_BLOCK_INDEX() ((int)blockIdx.x)
+#define HR_BLOCK_DIM() ((int)blockDim.x)
+#define HR_THREAD_LOOP(t)                                                                      \
+  for (int t = (int)threadIdx.x, hr_once_##t = 1; hr_once_##t; hr_once_##t = 0)
+#define HR_SYNC_THREADS() __syncthreads()
+#define HR_SHARED __shared__
+#else
+/* Emulated backend: a kernel is a host function called once per block. */
+typedef struct {
+  int block; /* index of the block */
+  int dim;   /* threads per block */
+} hr_block_ctx;
+#define HR_KERNEL(name, ...) static void name(hr_block_ctx hr_ctx_, __VA_ARGS__)
+#define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
+  do {                                                                                         \
+    const int hr_nb_ = (nblocks_), hr_bd_ = (nthreads_);                                       \
+    HR_OMP_PRAGMA(omp parallel for schedule(static))                                           \
+    for (int hr_b_ = 0; hr_b_ < hr_nb_; hr_b_++) {                                             \
+      hr_block_ctx hr_c_;                                                                      \
+      hr_c_.block = hr_b_;                                                                     \
+      hr_c_.dim = hr_bd_;                                                                      \
+      kernel_(hr_c_, __VA_ARGS__);                                                             \
+    }                                                                                          \
+  } while (0)
+#define HR_BLOCK_INDEX() (hr_ctx_.block)
+#define HR_BLOCK_DIM() (hr_ctx_.dim)
+#define HR_THREAD_LOOP(t) for (int t = 0; t < hr_ctx_.dim; t++)
+#define HR_SYNC_THREADS() ((void)0)
+#define HR_SHARED
+#endif
+/* Reductions sum per-site contributions in chunks of HR_REDUCE_CHUNK consecutive sites of a
+ * piece (a fixed halving tree inside each chunk), on every backend; reduction kernels use
+ * blocks of a multiple of HR_REDUCE_CHUNK threads, at most HR_REDUCE_MAX_BLOCK. */
+#define HR_REDUCE_CHUNK 256
+#define HR_REDUCE_MAX_BLOCK 1024
+
+/* Global index of thread t of the current block. */
+#define HR_THREAD_INDEX(t) (HR_BLOCK_INDEX() * HR_BLOCK_DIM() + (t))
+
+/* Launch `kernel` for n threads with the block size chosen by the tuner for (kernel, n);
+ * nothing is launched for n <= 0. */
+#define HR_TUNED_LAUNCH(kernel_, n_, class_, ...)                                              \
+  do {                                                                                         \
+    const int hr_n_ = (n_);                                                                    \
+    if (hr_n_ > 0) {                                                                           \
+      hr_tune_token hr_tok_;                                                                   \
+      const int hr_bs_ = hr_tune_begin(HR_STR(kernel_), hr_n_, (class_), &hr_tok_);            \
+      HR_LAUNCH(kernel_, (hr_n_ + hr_bs_ - 1) / hr_bs_, hr_bs_, __VA_ARGS__);                  \
+      hr_tune_end(&hr_tok_);                                                                   \
+    }                                                                                          \
+  } while (0)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ block-size tuner */
+
+/* Kernel classes: streaming kernels may use any block size of HR_TUNE_STREAMING; reduction
+ * kernels use multiples of HR_REDUCE_CHUNK (the summation order never depends on it). */
+typedef enum { HR_TUNE_STREAMING = 0, HR_TUNE_REDUCTION = 1 } hr_tune_class;
+/* How often each candidate block size is timed before the fastest is kept. */
+#define HR_TUNE_ROUNDS 2
+/* A launch being timed (filled by hr_tune_begin). */
+typedef struct {
+  int slot;  /* table entry, -1 when not timing */
+  int trial; /* trial number while exploring */
+  double t0; /* start time */
+} hr_tune_token;
+
+/* Block size for the next launch of `kernel` over n threads. The first
+ * HR_TUNE_ROUNDS x (number of candidates) launches of each (kernel, n) try each candidate in
+ * turn, timed with synchronisation; afterwards the fastest is returned. */
+int hr_tune_begin(const char *kernel, int n, hr_tune_class cls, hr_tune_token *tok);
+/* End of a launch started with hr_tune_begin (records its time while exploring). */
+void hr_tune_end(hr_tune_token *tok);
+/* Record `seconds` for the launch of `tok` (hr_tune_end does this with the measured time;
+ * tests call it with chosen times). */
+void hr_tune_record(hr_tune_token *tok, double seconds);
+/* The candidate block sizes of a class; returns their number. */
+int hr_tune_candidates(hr_tune_class cls, const int **sizes);
+/* The chosen block size of (kernel, n): > 0 when decided, 0 while exploring, -1 if unknown. */
+int hr_tune_lookup(const char *kernel, int n);
+/* Forget everything the tuner learnt. */
+void hr_tune_reset(void);
+/* Print the decided block sizes (kernel, n, block size, best time) to the log. */
+void hr_tune_report(void);
+
+/* ------------------------------------------------------------------ device memory */
+
+/* Allocate device memory (emulated: host memory aligned to 64 bytes); stops the program when
+ * out of memory. Returns NULL for 0 bytes. */
+void *hr_gpu_alloc(size_t bytes);
+/* Free memory of hr_gpu_alloc (NULL is ignored). */
+void hr_gpu_free(void *p);
+/* Copies between host and device memory, and inside device memory. */
+void hr_gpu_copy_to_device(void *device, const void *host, size_t bytes);
+void hr_gpu_copy_to_host(void *host, const void *device, size_t bytes);
+void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes);
+/* Set device memory to zero bytes. */
+void hr_gpu_zero(void *device, size_t bytes);
+/* Wait until every launched kernel and copy has finished. */
+void hr_gpu_synchronize(void);
+/* Stop the program with a message if the last kernel launch failed (CUDA; no-op emulated). */
+void hr_gpu_check_launch(const char *kernel);
+/* Wall-clock time in seconds (for the tuner and benchmarks). */
+double hr_gpu_wtime(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

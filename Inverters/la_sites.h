@@ -1,0 +1,50 @@
+/* la_sites.h -- the per-site functions of the linear-algebra operations for both precisions
+ * (la_sites_template.h) and the precision conversions; HR_INLINE, shared by the CPU loops,
+ * the CUDA kernels and the emulated backend. */
+#ifndef LA_SITES_H
+#define LA_SITES_H
+
+#include "la_internal.h"
+#include "suN.h"
+
+/* Unroll the short loops over the components of a site completely. */
+#if defined(__CUDACC__) /* nvcc: device code only (the host pass would pass it on) */
+#if defined(__CUDA_ARCH__)
+#define LA_UNROLL _Pragma("unroll")
+#else
+#define LA_UNROLL
+#endif
+#elif defined(__clang__)
+#define LA_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define LA_UNROLL _Pragma("GCC unroll 64")
+#else
+#define LA_UNROLL
+#endif
+
+#define LA_SPINOR suNf_spinor
+#define LA_REAL double
+#define LA_CPLX hr_complex
+#define LA_TAG _f
+#include "la_sites_template.h"
+
+#define LA_SPINOR suNf_spinor_flt
+#define LA_REAL float
+#define LA_CPLX hr_complex_flt
+#define LA_TAG _f_flt
+#include "la_sites_template.h"
+
+/* out (single) = in (double) rounded. */
+HR_INLINE void la_site_to_flt(const la_args *a, suNf_spinor_flt *f0, suNf_spinor *f1,
+                              suNf_spinor *f2, suNf_spinor *f3) {
+  (void)a, (void)f2, (void)f3;
+  suNf_spinor_to_flt(f1, f0);
+}
+/* out (double) = in (single) widened. */
+HR_INLINE void la_site_to_dbl(const la_args *a, suNf_spinor *f0, suNf_spinor_flt *f1,
+                              suNf_spinor *f2, suNf_spinor *f3) {
+  (void)a, (void)f2, (void)f3;
+  suNf_spinor_flt_to_dbl(f1, f0);
+}
+
+#endif

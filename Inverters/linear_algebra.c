@@ -1,0 +1,196 @@
+/* linear_algebra.c -- the CPU path of the linear algebra (OpenMP loops over the master sites
+ * calling the per-site functions of la_sites.h on the host copies; reductions in fixed
+ * chunks, see la_reduce.c) and the public functions of linear_algebra.h, which check the
+ * fields, bring their copies to the chosen backend and run the CPU loop or the GPU launcher
+ * (linear_algebra_gpu.c). The public functions of both precisions come from
+ * la_public_template.h. */
+#include <stddef.h>
+
+#include "communications.h"
+#include "hr_error.h"
+#include "la_sites.h"
+#include "linear_algebra.h"
+
+/* ------------------------------------------------------------------ backend choice */
+
+static la_backend backend_choice = LA_BACKEND_DEFAULT;
+
+la_backend linear_algebra_set_backend(la_backend b) {
+  if (b == LA_BACKEND_GPU && !HR_GPU_ENABLED)
+    hr_error("linear_algebra_set_backend: this build has no GPU backend (configure "
+             "--enable-gpu=cuda or --enable-gpu=emulated)");
+  const la_backend old = backend_choice;
+  backend_choice = b;
+  return old;
+}
+
+la_backend linear_algebra_backend(void) {
+  if (backend_choice == LA_BACKEND_DEFAULT)
+    return HR_GPU_ENABLED ? LA_BACKEND_GPU : LA_BACKEND_CPU;
+  return backend_choice;
+}
+
+/* ------------------------------------------------------------------ CPU loops */
+
+/* Host address of site offset o of base pointer b, for the slots the operation uses. */
+#define LA_AT_(mask, i, b, o) (LA_USES(mask, i) ? (b) + (o) : NULL)
+
+/* Streaming operation: the site function on every master site. */
+#define LA_CPU_STREAM_(fn, site_fn, mask, T0, T1, T2, T3)                                      \
+  static void fn(la_args a, const geometry_descriptor *g, T0 *b0, T1 *b1, T2 *b2, T3 *b3) {    \
+    const int shift = g->master_shift;                                                         \
+    _OMP_MASTER_FOR(g, ix) {                                                                   \
+      const size_t o = (size_t)(ix - shift);                                                   \
+      site_fn(&a, LA_AT_(mask, 0, b0, o), LA_AT_(mask, 1, b1, o), LA_AT_(mask, 2, b2, o),      \
+              LA_AT_(mask, 3, b3, o));                                                         \
+    }                                                                                          \
+  }
+
+/* Sum of a chunk of HR_REDUCE_CHUNK contributions (zero-padded) by the halving tree of the
+ * GPU kernels: v[t] += v[t + h] for h = CHUNK/2, ..., 1; the sum ends in v[0]. */
+static inline void la_chunk_tree(double *v0, double *v1, int nres) {
+  for (int h = HR_REDUCE_CHUNK / 2; h > 0; h >>= 1) {
+    for (int t = 0; t < h; t++) v0[t] += v0[t + h];
+    if (nres > 1)
+      for (int t = 0; t < h; t++) v1[t] += v1[t + h];
+  }
+}
+
+/* Reduction: per chunk of each piece the contributions and their tree sum (chunks shared
+ * among the threads), then the pairwise sum of the chunk sums. */
+#define LA_CPU_REDUCE_(fn, site_fn, mask, nres, T0, T1, T2, T3)                                \
+  static void fn(la_args a, const geometry_descriptor *g, T0 *b0, T1 *b1, T2 *b2, T3 *b3,      \
+                 double *res) {                                                                \
+    const int nchunks = la_count_chunks(g);                                                    \
+    double *part = la_host_partials(2 * nchunks);                                              \
+    const int shift = g->master_shift;                                                         \
+    HR_OMP_PRAGMA(omp parallel) {                                                              \
+      int base = 0;                                                                            \
+      for (int p = 0; p < g->local_master_pieces; p++) {                                       \
+        const int start = g->master_start[p];                                                  \
+        const int len = g->master_end[p] - start + 1;                                          \
+        const int nch = la_piece_chunks(len);                                                  \
+        HR_OMP_PRAGMA(omp for schedule(static) nowait)                                         \
+        for (int c = 0; c < nch; c++) {                                                        \
+          double v0[HR_REDUCE_CHUNK], v1[HR_REDUCE_CHUNK];                                     \
+          const int first = start + c * HR_REDUCE_CHUNK;                                       \
+          const int left = len - c * HR_REDUCE_CHUNK;                                          \
+          const int cnt = left < HR_REDUCE_CHUNK ? left : HR_REDUCE_CHUNK;                     \
+          for (int t = 0; t < cnt; t++) {                                                      \
+            const size_t o = (size_t)(first + t - shift);                                      \
+            double out[2] = {0, 0};                                                            \
+            site_fn(&a, LA_AT_(mask, 0, b0, o), LA_AT_(mask, 1, b1, o),                        \
+                    LA_AT_(mask, 2, b2, o), LA_AT_(mask, 3, b3, o), out);                      \
+            v0[t] = out[0];                                                                    \
+            v1[t] = out[1];                                                                    \
+          }                                                                                    \
+          for (int t = cnt; t < HR_REDUCE_CHUNK; t++) v0[t] = v1[t] = 0;                       \
+          la_chunk_tree(v0, v1, nres);                                                         \
+          part[2 * (base + c)] = v0[0];                                                        \
+          part[2 * (base + c) + 1] = v1[0];                                                    \
+        }                                                                                      \
+        base += nch;                                                                           \
+      }                                                                                        \
+    }                                                                                          \
+    la_sum_partials(part, nchunks, nres, res);                                                 \
+  }
+
+#define LA_CPU_S_F_(name, mask)                                                                \
+  LA_CPU_STREAM_(la_cpu_##name##_f, la_site_##name##_f, mask, suNf_spinor, suNf_spinor,        \
+                 suNf_spinor, suNf_spinor)
+#define LA_CPU_S_FLT_(name, mask)                                                              \
+  LA_CPU_STREAM_(la_cpu_##name##_f_flt, la_site_##name##_f_flt, mask, suNf_spinor_flt,         \
+                 suNf_spinor_flt, suNf_spinor_flt, suNf_spinor_flt)
+#define LA_CPU_R_F_(name, mask, nres)                                                          \
+  LA_CPU_REDUCE_(la_cpu_##name##_f, la_site_##name##_f, mask, nres, suNf_spinor, suNf_spinor,  \
+                 suNf_spinor, suNf_spinor)
+#define LA_CPU_R_FLT_(name, mask, nres)                                                        \
+  LA_CPU_REDUCE_(la_cpu_##name##_f_flt, la_site_##name##_f_flt, mask, nres, suNf_spinor_flt,   \
+                 suNf_spinor_flt, suNf_spinor_flt, suNf_spinor_flt)
+
+LA_STREAMING_OPS(LA_CPU_S_F_)
+LA_STREAMING_OPS(LA_CPU_S_FLT_)
+LA_REDUCTION_OPS(LA_CPU_R_F_)
+LA_REDUCTION_OPS(LA_CPU_R_FLT_)
+LA_CPU_STREAM_(la_cpu_to_flt, la_site_to_flt, LA_MASK_to_flt, suNf_spinor_flt, suNf_spinor,
+               suNf_spinor, suNf_spinor)
+LA_CPU_STREAM_(la_cpu_to_dbl, la_site_to_dbl, LA_MASK_to_dbl, suNf_spinor, suNf_spinor_flt,
+               suNf_spinor, suNf_spinor)
+
+/* ------------------------------------------------------------------ public functions */
+
+/* Coefficients. */
+static la_args la_real(double r0, double r1) {
+  la_args a;
+  a.r[0] = r0;
+  a.r[1] = r1;
+  a.z[0] = a.z[1] = hr_cmplx(0, 0);
+  return a;
+}
+static la_args la_cmplx(hr_complex z) {
+  la_args a = la_real(0, 0);
+  a.z[0] = z;
+  return a;
+}
+
+/* Call the GPU launcher in GPU builds. */
+#if HR_GPU_ENABLED
+#define LA_GPU_CALL_(fn, ...) fn(__VA_ARGS__)
+#else
+#define LA_GPU_CALL_(fn, ...) hr_error("no GPU backend in this build")
+#endif
+
+/* The geometry shared by the fields an operation uses; stops when they differ. */
+static const geometry_descriptor *la_common_geometry(const char *op, int mask,
+                                                     const geometry_descriptor *const g[4]) {
+  const geometry_descriptor *common = NULL;
+  for (int i = 0; i < 4; i++) {
+    if (!LA_USES(mask, i)) continue;
+    hr_assert(g[i] != NULL, "%s: field argument %d is NULL", op, i + 1);
+    if (common == NULL)
+      common = g[i];
+    else if (g[i] != common)
+      hr_error("%s: the fields live on different geometries (e.g. glattice and glat_even); "
+               "use fields allocated on the same geometry",
+               op);
+  }
+  return common;
+}
+
+#define LA_FIELD spinor_field
+#define LA_TAG _f
+#include "la_public_template.h"
+
+#define LA_FIELD spinor_field_flt
+#define LA_TAG _f_flt
+#include "la_public_template.h"
+
+/* ------------------------------------------------------------------ precision conversion */
+
+/* Bring `in` to the backend's side, convert, and mark `out` written there (only). */
+#define LA_CONVERT_(name, out, in)                                                             \
+  do {                                                                                         \
+    const geometry_descriptor *gs[4] = {(out)->type, (in)->type, NULL, NULL};                  \
+    const geometry_descriptor *g = la_common_geometry(#name, LA_MASK_to_flt, gs);              \
+    const la_args a = la_real(0, 0);                                                           \
+    if (linear_algebra_backend() == LA_BACKEND_GPU) {                                          \
+      sync_gpu_##name##_in(in);                                                                \
+      (out)->current = HR_COPY_GPU;                                                            \
+      LA_GPU_CALL_(la_gpu_##name, a, g, (out)->gpu_ptr, (in)->gpu_ptr, NULL, NULL);            \
+    } else {                                                                                   \
+      sync_host_##name##_in(in);                                                               \
+      (out)->current = HR_COPY_HOST;                                                           \
+      la_cpu_##name(a, g, (out)->ptr, (in)->ptr, NULL, NULL);                                  \
+    }                                                                                          \
+  } while (0)
+#define sync_gpu_to_flt_in sync_gpu_spinor_field
+#define sync_host_to_flt_in sync_host_spinor_field
+#define sync_gpu_to_dbl_in sync_gpu_spinor_field_flt
+#define sync_host_to_dbl_in sync_host_spinor_field_flt
+
+void spinor_field_to_flt(spinor_field_flt *out, const spinor_field *in) {
+  LA_CONVERT_(to_flt, out, in);
+}
+void spinor_field_flt_to_dbl(spinor_field *out, const spinor_field_flt *in) {
+  LA_CONVERT_(to_dbl, out, in);
+}

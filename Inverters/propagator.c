@@ -1,0 +1,364 @@
+/* propagator.c -- the Dirac operators as hr_linear_operator, point sources, the even/odd
+ * preconditioned solve of D x = b with reconstruction and full-operator check, point-source
+ * propagators and meson correlators (conventions in Doc/solvers_and_spectrum.md). */
+#include "propagator.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clover.h"
+#include "communications.h"
+#include "dirac.h"
+#include "gamma.h"
+#include "hr_error.h"
+#include "linear_algebra.h"
+#include "logger.h"
+#include "solver_internal.h"
+
+/* ------------------------------------------------------------------ operators */
+
+/* The Dirac operators read and write host copies: bring the input there, and mark the
+ * output as written on the host (no-ops in CPU builds). */
+#define DIRAC_HOST_ARGS(out, in, sfx)                                                          \
+  do {                                                                                         \
+    sync_host_##sfx(in);                                                                       \
+    host_write_##sfx(out);                                                                     \
+  } while (0)
+
+/* One application of `kind` in one precision; written once for both with these macros. */
+#define DIRAC_APPLY_BODY(SFX, OPS, opctx, out, in)                                          \
+  do {                                                                                         \
+    DIRAC_HOST_ARGS(out, in, SFX);                                                             \
+    switch ((opctx)->kind) {                                                                   \
+    case HR_OP_D: OPS(Dphi)((opctx)->m0, out, in); break;                                      \
+    case HR_OP_Q: OPS(g5Dphi)((opctx)->m0, out, in); break;                                    \
+    case HR_OP_Q2: OPS(g5Dphi_sq)((opctx)->m0, out, in); break;                                \
+    case HR_OP_EO: OPS(Dphi_eopre)((opctx)->m0, out, in); break;                               \
+    case HR_OP_QEO: OPS(g5Dphi_eopre)((opctx)->m0, out, in); break;                            \
+    case HR_OP_QEO2: OPS(g5Dphi_eopre_sq)((opctx)->m0, out, in); break;                        \
+    }                                                                                          \
+  } while (0)
+#define OPS_DBL(name) name
+#define OPS_FLT(name) name##_flt
+
+static void dirac_op_apply(spinor_field *out, const spinor_field *in, void *c) {
+  const hr_dirac_op *op = c;
+  DIRAC_APPLY_BODY(spinor_field, OPS_DBL, op, out, in);
+}
+static void dirac_op_apply_flt(spinor_field_flt *out, const spinor_field_flt *in, void *c) {
+  const hr_dirac_op *op = c;
+  DIRAC_APPLY_BODY(spinor_field_flt, OPS_FLT, op, out, in);
+}
+/* Adjoint of D or Dphi_eopre: gamma5 M gamma5. */
+static void dirac_op_apply_dag(spinor_field *out, const spinor_field *in, void *c) {
+  hr_dirac_op *op = c;
+  if (op->tmp == NULL || op->tmp->type != in->type) {
+    free_spinor_field_f(op->tmp);
+    op->tmp = alloc_spinor_field_f(1, in->type);
+  }
+  spinor_field_g5_f(op->tmp, in);
+  dirac_op_apply(out, op->tmp, c);
+  spinor_field_g5_assign_f(out);
+}
+static void dirac_op_apply_dag_flt(spinor_field_flt *out, const spinor_field_flt *in, void *c) {
+  hr_dirac_op *op = c;
+  if (op->tmp_flt == NULL || op->tmp_flt->type != in->type) {
+    free_spinor_field_f_flt(op->tmp_flt);
+    op->tmp_flt = alloc_spinor_field_f_flt(1, in->type);
+  }
+  spinor_field_g5_f_flt(op->tmp_flt, in);
+  dirac_op_apply_flt(out, op->tmp_flt, c);
+  spinor_field_g5_assign_f_flt(out);
+}
+
+double dirac_operator_flops(hr_dirac_op_kind kind) {
+  const double V = (double)GLB_VOLUME;
+  const double hop = (double)dirac_hop_flop_per_site();
+  const double diag = clover_csw() != 0. ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
+  const double full = V * (hop + diag);
+  /* eopre: hop + inverse diagonal on odd sites, hop + diagonal on even sites */
+  const double eo = V * hop + V * diag;
+  switch (kind) {
+  case HR_OP_D:
+  case HR_OP_Q: return full;
+  case HR_OP_Q2: return 2 * full;
+  case HR_OP_EO:
+  case HR_OP_QEO: return eo;
+  case HR_OP_QEO2: return 2 * eo;
+  }
+  return 0;
+}
+
+hr_linear_operator dirac_linear_operator(hr_dirac_op *ctx, hr_dirac_op_kind kind, double m0) {
+  ctx->kind = kind;
+  ctx->m0 = m0;
+  ctx->tmp = NULL;
+  ctx->tmp_flt = NULL;
+  const int hermitian = kind != HR_OP_D && kind != HR_OP_EO;
+  hr_linear_operator op = {dirac_op_apply,
+                           dirac_op_apply_flt,
+                           hermitian ? dirac_op_apply : dirac_op_apply_dag,
+                           hermitian ? dirac_op_apply_flt : dirac_op_apply_dag_flt,
+                           ctx,
+                           dirac_operator_flops(kind)};
+  return op;
+}
+
+void dirac_operator_release(hr_dirac_op *ctx) {
+  free_spinor_field_f(ctx->tmp);
+  free_spinor_field_f_flt(ctx->tmp_flt);
+  ctx->tmp = NULL;
+  ctx->tmp_flt = NULL;
+}
+
+/* ------------------------------------------------------------------ sources */
+
+/* Local index of global site gx on this process, or -1. */
+static int local_index_of_global(const int gx[4]) {
+  int lx[4];
+  for (int mu = 0; mu < 4; mu++) {
+    const int g = ((gx[mu] % GLB_SIZE[mu]) + GLB_SIZE[mu]) % GLB_SIZE[mu];
+    lx[mu] = g - ZERO_COORD[mu];
+    if (lx[mu] < 0 || lx[mu] >= LOC_SIZE[mu]) return -1;
+  }
+  return ipt(lx[0], lx[1], lx[2], lx[3]);
+}
+
+void point_source(spinor_field *s, const int gx[4], int spin, int colour) {
+  hr_assert(spin >= 0 && spin < 4 && colour >= 0 && colour < NF,
+            "point_source: spin %d / colour %d out of range", spin, colour);
+  spinor_field_zero_f(s);
+  host_write_spinor_field(s);
+  hr_assert(s->type == &glattice, "point_source: the field must live on glattice");
+  const int ix = local_index_of_global(gx);
+  if (ix >= 0) _FIELD_AT(s, ix)->c[spin].c[colour] = hr_cmplx(1, 0);
+}
+
+/* ------------------------------------------------------------------ even/odd solve */
+
+/* dst (parity geometry) = the sites of src (glattice) of that parity, on the host. */
+static void restrict_parity(spinor_field *dst, const spinor_field *src) {
+  sync_host_spinor_field(src);
+  host_write_spinor_field(dst);
+  _OMP_MASTER_FOR(dst->type, ix) { *_FIELD_AT(dst, ix) = *_FIELD_AT(src, ix); }
+}
+/* The sites of src (parity geometry) into dst (glattice), on the host. */
+static void insert_parity(spinor_field *dst, const spinor_field *src) {
+  sync_host_spinor_field(src);
+  sync_host_spinor_field(dst);
+  host_write_spinor_field(dst);
+  _OMP_MASTER_FOR(src->type, ix) { *_FIELD_AT(dst, ix) = *_FIELD_AT(src, ix); }
+}
+
+/* Work fields of the even/odd solve. */
+typedef struct {
+  spinor_field *e; /* 3 on glat_even */
+  spinor_field *o; /* 2 on glat_odd */
+  spinor_field *full; /* 1 on glattice */
+} eo_work;
+
+static void eo_work_alloc(eo_work *w) {
+  w->e = alloc_spinor_field_f(3, &glat_even);
+  w->o = alloc_spinor_field_f(2, &glat_odd);
+  w->full = alloc_spinor_field_f(1, &glattice);
+}
+static void eo_work_free(eo_work *w) {
+  free_spinor_field_f(w->e);
+  free_spinor_field_f(w->o);
+  free_spinor_field_f(w->full);
+}
+
+/* out = in on the host for Dphi_ / Dphi_diag_inv (host-only operators). */
+static void hop_host(spinor_field *out, const spinor_field *in) {
+  sync_host_spinor_field(in);
+  host_write_spinor_field(out);
+  Dphi_(out, in);
+}
+static void diag_inv_host(double m0, spinor_field *out, const spinor_field *in) {
+  sync_host_spinor_field(in);
+  host_write_spinor_field(out);
+  Dphi_diag_inv(m0, out, in);
+}
+
+static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_field *x,
+                                      int mixed, const hr_solver_params *p,
+                                      hr_solver_result *res, eo_work *w) {
+  hr_assert(b->type == &glattice && x->type == &glattice && b != x,
+            "dirac_solve_eo: b and x must be different fields on glattice");
+  spinor_field *be = w->e, *xe = w->e + 1, *te = w->e + 2;
+  spinor_field *bo = w->o, *to = w->o + 1;
+  const double bnorm = sqrt(spinor_field_sqnorm_f(b));
+  /* b_e' = b_e - D_eo D_oo^-1 b_o (D_eo = Dphi_ from odd to even) */
+  restrict_parity(be, b);
+  restrict_parity(bo, b);
+  diag_inv_host(m0, to, bo);
+  hop_host(te, to);
+  spinor_field_sub_f(be, be, te);
+  const double bpnorm = sqrt(spinor_field_sqnorm_f(be));
+  /* CG on Q_eo^2 y = gamma5 b_e', x_e = Q_eo y; the CG residual has the norm of
+   * b_e' - Dphi_eopre x_e, which is the full residual b - D x (its odd part vanishes). */
+  hr_solver_params pe = *p;
+  pe.initial_guess = 0;
+  pe.tol = bpnorm > 0 ? 0.5 * p->tol * bnorm / bpnorm : p->tol;
+  if (pe.name == NULL) pe.name = mixed ? "eo-CG-mixed" : "eo-CG";
+  hr_dirac_op ctx;
+  hr_linear_operator Q2 = dirac_linear_operator(&ctx, HR_OP_QEO2, m0);
+  spinor_field_g5_f(te, be);
+  hr_solver_status s = mixed ? cg_mixed_solve(&Q2, te, xe, &pe, res)
+                             : cg_solve(&Q2, te, xe, &pe, res);
+  hr_dirac_op qctx;
+  hr_linear_operator Q = dirac_linear_operator(&qctx, HR_OP_QEO, m0);
+  Q.apply(te, xe, Q.ctx);
+  res->applies++;
+  res->flops += Q.flops;
+  /* x_o = D_oo^-1 (b_o - D_oe x_e) */
+  hop_host(to, te);
+  spinor_field_sub_f(to, bo, to);
+  diag_inv_host(m0, bo, to);
+  insert_parity(x, te);
+  insert_parity(x, bo);
+  dirac_operator_release(&ctx);
+  dirac_operator_release(&qctx);
+  /* check with the full operator */
+  hr_dirac_op dctx;
+  hr_linear_operator D = dirac_linear_operator(&dctx, HR_OP_D, m0);
+  const double rel = solver_true_residual(&D, b, x, w->full);
+  res->applies++;
+  res->flops += D.flops;
+  res->residual = rel;
+  if (s == HR_SOLVER_CONVERGED && !(rel <= p->tol)) {
+    lprintf("INVERTER", 0, "dirac_solve_eo: full-operator residual %.3e misses the tolerance "
+            "%.1e although the even-site solve converged\n", rel, p->tol);
+    s = HR_SOLVER_MAX_ITER;
+  }
+  res->status = s;
+  lprintf("INVERTER", 10, "dirac_solve_eo: %s, %d iterations, |b - D x|/|b| = %.3e\n",
+          solver_status_name(s), res->iterations, rel);
+  return s;
+}
+
+hr_solver_status dirac_solve_eo(double m0, const spinor_field *b, spinor_field *x, int mixed,
+                                const hr_solver_params *p, hr_solver_result *res) {
+  eo_work w;
+  eo_work_alloc(&w);
+  const hr_solver_status s = solve_eo_with(m0, b, x, mixed, p, res, &w);
+  eo_work_free(&w);
+  return s;
+}
+
+hr_solver_status propagator_point(double m0, const int gx[4], spinor_field *prop, int mixed,
+                                  const hr_solver_params *p, hr_solver_result *res) {
+  eo_work w;
+  eo_work_alloc(&w);
+  spinor_field *src = alloc_spinor_field_f(1, &glattice);
+  hr_solver_status worst = HR_SOLVER_CONVERGED;
+  for (int spin = 0; spin < 4; spin++)
+    for (int c = 0; c < NF; c++) {
+      hr_solver_result r;
+      point_source(src, gx, spin, c);
+      const hr_solver_status s = solve_eo_with(m0, src, prop + spin * NF + c, mixed, p, &r, &w);
+      if (res != NULL) res[spin * NF + c] = r;
+      if (s > worst) worst = s;
+    }
+  free_spinor_field_f(src);
+  eo_work_free(&w);
+  return worst;
+}
+
+/* ------------------------------------------------------------------ mesons */
+
+static const hr_meson_channel channels[] = {
+    {"pi", 1, {4, 0, 0}},
+    {"rho", 3, {1, 2, 3}},
+    {"a0", 1, {5, 0, 0}},
+    {"axial", 1, {6, 0, 0}},
+    {"a1", 3, {7, 8, 9}},
+};
+
+const hr_meson_channel *meson_channels(int *n) {
+  *n = (int)(sizeof channels / sizeof channels[0]);
+  return channels;
+}
+
+/* 4x4 matrix product c = a b. */
+static void mat4_mul(const hr_complex *a, const hr_complex *b, hr_complex *c) {
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      hr_complex s = 0;
+      for (int k = 0; k < 4; k++) s += hr_cmul(a[4 * i + k], b[4 * k + j]);
+      c[4 * i + j] = s;
+    }
+}
+/* Matrix of a channel code (see hr_meson_channel). */
+static void gamma_of_code(int code, hr_complex *g) {
+  if (code <= 4) {
+    hr_gamma_matrix(code, g);
+  } else if (code == 5) {
+    for (int i = 0; i < 16; i++) g[i] = (i % 5 == 0) ? hr_cmplx(1, 0) : hr_cmplx(0, 0);
+  } else {
+    hr_complex gm[16], g5[16];
+    hr_gamma_matrix(code - 6, gm);
+    hr_gamma_matrix(4, g5);
+    mat4_mul(gm, g5, g);
+  }
+}
+
+void meson_correlators(const spinor_field *prop, int t0, int nch, const hr_meson_channel *ch,
+                       double *corr) {
+  enum { MAXG = 16 };
+  int ng = 0;
+  hr_complex G1[MAXG][16], G2[MAXG][16];
+  int gch[MAXG];
+  double gw[MAXG];
+  hr_complex g0[16], g5[16];
+  hr_gamma_matrix(0, g0);
+  hr_gamma_matrix(4, g5);
+  for (int k = 0; k < nch; k++)
+    for (int j = 0; j < ch[k].ngamma; j++) {
+      hr_assert(ng < MAXG, "meson_correlators: too many matrices");
+      hr_complex G[16], Gd[16], t1[16];
+      gamma_of_code(ch[k].gamma[j], G);
+      for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) Gd[4 * a + b] = hr_conj(G[4 * b + a]);
+      mat4_mul(g5, G, G1[ng]); /* gamma5 Gamma */
+      mat4_mul(g0, Gd, t1);
+      mat4_mul(t1, g0, Gd); /* Gammabar = gamma0 Gamma^+ gamma0 */
+      mat4_mul(Gd, g5, G2[ng]); /* Gammabar gamma5 */
+      gch[ng] = k;
+      gw[ng] = 1.0 / ch[k].ngamma;
+      ng++;
+    }
+  const int nt = GLB_T;
+  double *loc = calloc((size_t)nch * nt, sizeof(double));
+  hr_assert(loc != NULL, "out of memory");
+  for (int i = 0; i < 4 * NF; i++) sync_host_spinor_field(prop + i);
+  /* serial over sites (a small part of the cost of the propagator) */
+  _MASTER_FOR(&glattice, ix) {
+    int g[4];
+    global_coordinates(ix, g);
+    const int t = ((g[0] - t0) % nt + nt) % nt;
+    for (int b = 0; b < NF; b++)
+      for (int c = 0; c < NF; c++) {
+        hr_complex M[16], Md[16], A[16], B[16];
+        /* M_{beta gamma} = S_{(beta b), (gamma c)} */
+        for (int be = 0; be < 4; be++)
+          for (int ga = 0; ga < 4; ga++) {
+            M[4 * be + ga] = _FIELD_AT(prop + ga * NF + c, ix)->c[be].c[b];
+            Md[4 * ga + be] = hr_conj(M[4 * be + ga]);
+          }
+        for (int k = 0; k < ng; k++) {
+          /* -tr[G1 M G2 M^+] */
+          mat4_mul(G1[k], M, A);
+          mat4_mul(A, G2[k], B);
+          double tr = 0;
+          for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) tr += hr_creal(hr_cmul(B[4 * i + j], Md[4 * j + i]));
+          loc[gch[k] * nt + t] -= gw[k] * tr;
+        }
+      }
+  }
+  global_sum(loc, nch * nt);
+  memcpy(corr, loc, (size_t)nch * nt * sizeof(double));
+  free(loc);
+}

@@ -1,0 +1,224 @@
+/* clover.c -- the clover term: clover-leaf field strength from the represented links, the
+ * two Hermitian (2 NF) x (2 NF) blocks of 4 + m0 + C per site, their L D L^+ factorisation
+ * (inverse and log det) and single-precision copies, computed lazily. */
+#include "clover.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "communications.h"
+#include "dirac_internal.h"
+#include "gamma.h"
+#include "geometry.h"
+#include "hr_error.h"
+#include "suN.h"
+
+#define D_ CLOVER_D_
+
+static double csw_value = 0.;
+static int stale = 1;          /* blocks must be recomputed */
+static double cached_m0 = 0.;
+static clover_site *blk = NULL, *inv = NULL;
+static clover_site_flt *blk_flt = NULL, *inv_flt = NULL;
+static double *logdet_site = NULL; /* log det of both blocks per site */
+static int n_alloc = 0;
+
+void clover_set_csw(double csw) {
+  if (csw != csw_value) stale = 1;
+  csw_value = csw;
+}
+double clover_csw(void) { return csw_value; }
+void clover_links_changed(void) { stale = 1; }
+
+static const suNf *link(int ix, int mu) {
+  const suNf_field *u = dirac_gauge_field();
+  hr_assert(u != NULL, "clover term needs dirac_set_gauge_field first");
+  hr_assert(ix >= 0, "clover leaf reaches a site outside the gauge halo");
+  return _4FIELD_AT(u, ix, mu);
+}
+
+void clover_field_strength(int ix, int mu, int nu, suNf *F) {
+  const int xpm = iup(ix, mu), xpn = iup(ix, nu), xmm = idn(ix, mu), xmn = idn(ix, nu);
+  const int xmm_pn = iup(xmm, nu), xmm_mn = idn(xmm, nu), xmn_pm = iup(xmn, mu);
+  suNf q, a, b, leaf;
+  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
+  suNf_mul(link(ix, mu), link(xpm, nu), &a);
+  suNf_mul_dag(&a, link(xpn, mu), &b);
+  suNf_mul_dag(&b, link(ix, nu), &q);
+  /* U_nu(x) U_mu(x-mu+nu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
+  suNf_mul_dag(link(ix, nu), link(xmm_pn, mu), &a);
+  suNf_mul_dag(&a, link(xmm, nu), &b);
+  suNf_mul(&b, link(xmm, mu), &leaf);
+  suNf_add(&q, &leaf, &q);
+  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
+  suNf_mul(link(xmm_mn, nu), link(xmm, mu), &a);
+  suNf_dagger(&a, &b);
+  suNf_mul(&b, link(xmm_mn, mu), &a);
+  suNf_mul(&a, link(xmn, nu), &leaf);
+  suNf_add(&q, &leaf, &q);
+  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu) U_mu(x)^+ */
+  suNf_dag_mul(link(xmn, nu), link(xmn, mu), &a);
+  suNf_mul(&a, link(xmn_pm, nu), &b);
+  suNf_mul_dag(&b, link(ix, mu), &leaf);
+  suNf_add(&q, &leaf, &q);
+  /* F = (Q - Q^+) / 8 */
+  suNf_dagger(&q, &a);
+  suNf_sub(&q, &a, &b);
+  suNf_scale(0.125, &b, F);
+}
+
+/* sigma_mu,nu restricted to the chirality blocks: sig[pair][ch][s][t], pairs mu < nu in the
+ * order (01)(02)(03)(12)(13)(23). */
+static hr_complex sig[6][2][2][2];
+static int sig_ready = 0;
+
+static void init_sigma(void) {
+  if (sig_ready) return;
+  int p = 0;
+  for (int mu = 0; mu < 4; mu++)
+    for (int nu = mu + 1; nu < 4; nu++, p++) {
+      hr_complex s[16];
+      hr_sigma_matrix(mu, nu, s);
+      for (int ch = 0; ch < 2; ch++)
+        for (int a = 0; a < 2; a++)
+          for (int b = 0; b < 2; b++) sig[p][ch][a][b] = s[4 * (2 * ch + a) + 2 * ch + b];
+    }
+  sig_ready = 1;
+}
+
+/* L D L^+ factorisation of the Hermitian block a: fills inv with a^-1 and returns
+ * log det a, or NAN when a pivot is not positive (block not positive definite). */
+static double factorise_block(const hr_complex *a, hr_complex *inverse) {
+  hr_complex L[D_ * D_];
+  double d[D_];
+  double logdet = 0.;
+  for (int j = 0; j < D_; j++) {
+    double dj = hr_creal(a[j * D_ + j]);
+    for (int k = 0; k < j; k++) dj -= hr_cabs2(L[j * D_ + k]) * d[k];
+    if (!(dj > 0.)) return NAN;
+    d[j] = dj;
+    logdet += log(dj);
+    L[j * D_ + j] = hr_cmplx(1, 0);
+    for (int i = j + 1; i < D_; i++) {
+      hr_complex v = a[i * D_ + j];
+      for (int k = 0; k < j; k++) v -= hr_cmul_conj(L[i * D_ + k], L[j * D_ + k]) * d[k];
+      L[i * D_ + j] = v / dj;
+    }
+  }
+  for (int c = 0; c < D_; c++) {
+    hr_complex y[D_];
+    for (int i = 0; i < D_; i++) { /* L y = e_c */
+      hr_complex v = hr_cmplx(i == c ? 1 : 0, 0);
+      for (int k = 0; k < i; k++) v -= hr_cmul(L[i * D_ + k], y[k]);
+      y[i] = v;
+    }
+    for (int i = 0; i < D_; i++) y[i] = y[i] / d[i];
+    for (int i = D_ - 1; i >= 0; i--) { /* L^+ x = y */
+      hr_complex v = y[i];
+      for (int k = i + 1; k < D_; k++) v -= hr_conj_cmul(L[k * D_ + i], y[k]);
+      y[i] = v;
+    }
+    for (int i = 0; i < D_; i++) inverse[i * D_ + c] = y[i];
+  }
+  return logdet;
+}
+
+/* The two blocks of 4 + m0 + C at site ix. */
+static void site_blocks(double m0, int ix, clover_site *out) {
+  suNf F[6];
+  int p = 0;
+  for (int mu = 0; mu < 4; mu++)
+    for (int nu = mu + 1; nu < 4; nu++, p++) clover_field_strength(ix, mu, nu, &F[p]);
+  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw_value);
+  for (int ch = 0; ch < 2; ch++)
+    for (int s = 0; s < 2; s++)
+      for (int a = 0; a < NF; a++)
+        for (int t = 0; t < 2; t++)
+          for (int b = 0; b < NF; b++) {
+            hr_complex v = hr_cmplx(s == t && a == b ? 4. + m0 : 0., 0.);
+            for (int q = 0; q < 6; q++)
+              v += ihalf_csw * hr_cmul(sig[q][ch][s][t], F[q].c[a * NF + b]);
+            out->c[ch][(s * NF + a) * D_ + t * NF + b] = v;
+          }
+}
+
+void clover_update(double m0) {
+  if (!stale && m0 == cached_m0 && blk != NULL) return;
+  init_sigma();
+  const int n = geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
+  if (n_alloc < n) {
+    clover_finalize();
+    blk = aligned_alloc(64, ((size_t)n * sizeof(clover_site) + 63) / 64 * 64);
+    inv = aligned_alloc(64, ((size_t)n * sizeof(clover_site) + 63) / 64 * 64);
+    blk_flt = aligned_alloc(64, ((size_t)n * sizeof(clover_site_flt) + 63) / 64 * 64);
+    inv_flt = aligned_alloc(64, ((size_t)n * sizeof(clover_site_flt) + 63) / 64 * 64);
+    logdet_site = malloc((size_t)n * sizeof(double));
+    if (!blk || !inv || !blk_flt || !inv_flt || !logdet_site)
+      hr_error("out of memory for the clover term (%d sites)", n);
+    n_alloc = n;
+  }
+  const int sh = glattice.master_shift;
+  _OMP_MASTER_FOR(&glattice, ix) {
+    clover_site *b = blk + (ix - sh), *iv = inv + (ix - sh);
+    site_blocks(m0, ix, b);
+    double ld = 0.;
+    for (int ch = 0; ch < 2; ch++) ld += factorise_block(b->c[ch], iv->c[ch]);
+    logdet_site[ix - sh] = ld;
+    for (int ch = 0; ch < 2; ch++)
+      for (int k = 0; k < D_ * D_; k++) {
+        blk_flt[ix - sh].c[ch][k] = hr_complex_to_flt(b->c[ch][k]);
+        inv_flt[ix - sh].c[ch][k] = hr_complex_to_flt(iv->c[ch][k]);
+      }
+  }
+  _MASTER_FOR(&glattice, ix) {
+    if (isnan(logdet_site[ix - sh])) {
+      int g[4];
+      global_coordinates(ix, g);
+      hr_error_code(HR_EXIT_NUMERICS,
+                    "the clover block 4 + m0 + C at site (t,x,y,z) = (%d,%d,%d,%d) is not "
+                    "positive definite (m0 = %g, csw = %g): the even/odd preconditioned "
+                    "clover operator needs m0 larger or csw smaller for this gauge field",
+                    g[0], g[1], g[2], g[3], m0, csw_value);
+    }
+  }
+  cached_m0 = m0;
+  stale = 0;
+}
+
+const clover_site *clover_blocks(double m0) { clover_update(m0); return blk; }
+const clover_site *clover_inverses(double m0) { clover_update(m0); return inv; }
+const clover_site_flt *clover_blocks_flt(double m0) { clover_update(m0); return blk_flt; }
+const clover_site_flt *clover_inverses_flt(double m0) { clover_update(m0); return inv_flt; }
+
+void clover_block(double m0, int ix, int chirality, hr_complex *out) {
+  clover_update(m0);
+  memcpy(out, blk[ix - glattice.master_shift].c[chirality], sizeof(hr_complex) * D_ * D_);
+}
+
+void clover_block_inverse(double m0, int ix, int chirality, hr_complex *out) {
+  clover_update(m0);
+  memcpy(out, inv[ix - glattice.master_shift].c[chirality], sizeof(hr_complex) * D_ * D_);
+}
+
+double clover_logdet(double m0, int parity) {
+  clover_update(m0);
+  const geometry_descriptor *g = geometry_of_parity(parity);
+  double s = 0.;
+  _OMP_MASTER_FOR_SUM(g, ix, s) { s += logdet_site[ix - glattice.master_shift]; }
+  global_sum(&s, 1);
+  return s;
+}
+
+void clover_finalize(void) {
+  free(blk);
+  free(inv);
+  free(blk_flt);
+  free(inv_flt);
+  free(logdet_site);
+  blk = inv = NULL;
+  blk_flt = inv_flt = NULL;
+  logdet_site = NULL;
+  n_alloc = 0;
+  stale = 1;
+}

@@ -1,0 +1,197 @@
+/* dirac_test.h -- helpers of the Dirac operator tests: MPI start-up, a CHECK macro that
+ * counts failures (first few reported per process), per-case verdicts summed over processes,
+ * the geometry of a test lattice on a process grid, field allocation, and random fields
+ * keyed by the global site (so they do not depend on the process grid). */
+#ifndef DIRAC_TEST_H
+#define DIRAC_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "communications.h"
+#include "dirac.h"
+#include "geometry.h"
+#include "hr_core.h"
+#include "logger.h"
+#include "random.h"
+#include "representation.h"
+#include "suN.h"
+#include "suN_random.h"
+
+static long dt_fail = 0, dt_checks = 0;
+static int dt_failed_cases = 0, dt_cases = 0;
+
+#define CHECK(cond, ...)                                                                       \
+  do {                                                                                         \
+    dt_checks++;                                                                               \
+    if (!(cond)) {                                                                             \
+      if (dt_fail++ < 5) {                                                                     \
+        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__, __LINE__, \
+                #cond);                                                                        \
+        fprintf(stderr, __VA_ARGS__);                                                          \
+        fprintf(stderr, "\n");                                                                 \
+      }                                                                                        \
+    }                                                                                          \
+  } while (0)
+
+/* Close a test case: failures summed over processes, verdict printed by rank 0. */
+static void dt_case_end(const char *name) {
+  double d[2] = {(double)dt_fail, (double)dt_checks};
+  global_sum(d, 2);
+  dt_cases++;
+  if (d[0] > 0) dt_failed_cases++;
+  if (hr_rank() == 0) {
+    printf("%s: %s (%.0f checks, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS", name, d[1], d[0]);
+    fflush(stdout);
+  }
+  dt_fail = dt_checks = 0;
+}
+
+static void dt_start(int *argc, char ***argv) {
+#if HR_WITH_MPI
+  int provided;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  logger_set_level("default", 0);
+}
+
+static int dt_finish(const char *program) {
+  if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, dt_cases, dt_failed_cases);
+  dirac_finalize();
+  geometry_finalize();
+#if HR_WITH_MPI
+  MPI_Finalize();
+#endif
+  return dt_failed_cases ? 1 : 0;
+}
+
+/* Geometry of lattice glb on grid np (force: bit mu forces a halo in mu). */
+static void dt_geometry(const int glb[4], const int np[4], int force) {
+  geometry_params p;
+  geometry_params_default(&p);
+  for (int mu = 0; mu < 4; mu++) {
+    p.glb[mu] = glb[mu];
+    p.np[mu] = np[mu];
+    p.pb[mu] = 2;
+    p.force_halo[mu] = (force >> mu) & 1;
+  }
+  geometry_init(&p);
+}
+
+/* ------------------------------------------------------------------ fields */
+
+static void *dt_calloc(size_t n, size_t size) {
+  void *p = calloc(n, size);
+  if (p == NULL) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+static spinor_field *dt_spinor(const geometry_descriptor *g) {
+  spinor_field *f = dt_calloc(1, sizeof *f);
+  f->ptr = dt_calloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR), sizeof(suNf_spinor));
+  f->type = g;
+  return f;
+}
+static spinor_field_flt *dt_spinor_flt(const geometry_descriptor *g) {
+  spinor_field_flt *f = dt_calloc(1, sizeof *f);
+  f->ptr = dt_calloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR), sizeof(suNf_spinor_flt));
+  f->type = g;
+  return f;
+}
+static suNg_field *dt_gauge(void) {
+  suNg_field *f = dt_calloc(1, sizeof *f);
+  f->ptr = dt_calloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE), sizeof(suNg));
+  f->type = &glattice;
+  return f;
+}
+static suNf_field *dt_gauge_f(void) {
+  suNf_field *f = dt_calloc(1, sizeof *f);
+  f->ptr = dt_calloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE), sizeof(suNf));
+  f->type = &glattice;
+  return f;
+}
+#define DT_FREE(f)                                                                             \
+  do {                                                                                         \
+    free((f)->ptr);                                                                            \
+    free(f);                                                                                   \
+  } while (0)
+
+/* Lexicographic global index of global coordinates. */
+static inline long long dt_global_index(const int g[4]) {
+  return (((long long)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3];
+}
+
+/* Gaussian spinor keyed by (seed, draw, global site). */
+static void dt_random_spinor_at(uint64_t seed, uint64_t draw, const int g[4], suNf_spinor *s) {
+  hr_rng_stream st;
+  rng_stream_init(&st, seed, draw, (uint64_t)dt_global_index(g));
+  for (int a = 0; a < 4; a++)
+    for (int i = 0; i < NF; i++) {
+      const double re = rng_gaussian(&st);
+      const double im = rng_gaussian(&st);
+      s->c[a].c[i] = hr_cmplx(re, im);
+    }
+}
+static void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
+  _MASTER_FOR(f->type, ix) {
+    int g[4];
+    global_coordinates(ix, g);
+    dt_random_spinor_at(1234, draw, g, _FIELD_AT(f, ix));
+  }
+}
+/* Haar-random SU(NG) element keyed by global site (and a draw number). */
+static void dt_random_suNg_at(uint64_t draw, const int g[4], suNg *u) {
+  hr_rng_stream st;
+  rng_stream_init(&st, 777, draw, (uint64_t)dt_global_index(g));
+  suNg_random(&st, u);
+}
+static void dt_random_gauge(suNg_field *u, uint64_t draw) {
+  _MASTER_FOR(&glattice, ix) {
+    int g[4];
+    global_coordinates(ix, g);
+    for (int mu = 0; mu < 4; mu++) dt_random_suNg_at(draw + (uint64_t)mu, g, _4FIELD_AT(u, ix, mu));
+  }
+}
+
+/* Field copies and reductions over master sites of the field's geometry (all processes). */
+static void dt_to_flt(const spinor_field *a, spinor_field_flt *b) {
+  _MASTER_FOR(a->type, ix) suNf_spinor_to_flt(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
+}
+static void dt_to_dbl(const spinor_field_flt *a, spinor_field *b) {
+  _MASTER_FOR(a->type, ix) suNf_spinor_flt_to_dbl(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
+}
+static hr_complex dt_prod(const spinor_field *a, const spinor_field *b) {
+  double s[2] = {0, 0};
+  _MASTER_FOR(a->type, ix) {
+    hr_complex z = suNf_spinor_prod(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
+    s[0] += hr_creal(z);
+    s[1] += hr_cimag(z);
+  }
+  global_sum(s, 2);
+  return hr_cmplx(s[0], s[1]);
+}
+static double dt_sqnorm(const spinor_field *a) { return hr_creal(dt_prod(a, a)); }
+/* |a - b|^2 over the master sites of a's geometry (b may be on glattice: same indices). */
+static double dt_diff2(const spinor_field *a, const spinor_field *b) {
+  double s = 0;
+  _MASTER_FOR(a->type, ix) {
+    suNf_spinor d;
+    suNf_spinor_sub(_FIELD_AT(a, ix), _FIELD_AT(b, ix), &d);
+    s += suNf_spinor_sqnorm(&d);
+  }
+  global_sum(&s, 1);
+  return s;
+}
+/* Copy the sites of `to`'s geometry from `from` (any geometry containing them). */
+static void dt_copy_sites(spinor_field *to, const spinor_field *from) {
+  _MASTER_FOR(to->type, ix) *_FIELD_AT(to, ix) = *_FIELD_AT(from, ix);
+}
+
+#endif

@@ -1,0 +1,207 @@
+/* test_gpu_kernels.c -- unit tests (Check) of the GPU layer of gpu.h that need no lattice:
+ *   read_gpu_<type> / write_gpu_<type> for every site type put unit u of element comp of
+ *     site ix at block[(comp*n + u)*stride + ix] (checked against that formula) and are
+ *     inverse to each other;
+ *   the kernel language in its host form (the emulated backend): HR_LAUNCH runs every thread
+ *     index of every block exactly once, HR_THREAD_LOOP / HR_SYNC_THREADS / HR_SHARED give a
+ *     block-wide halving tree equal to the serial one; HR_TUNED_LAUNCH launches nothing for
+ *     n = 0 and covers [0, n) for any n and any block size the tuner tries;
+ *   the tuner: with chosen times it tries every candidate HR_TUNE_ROUNDS times and keeps the
+ *     fastest; keys (kernel, n) are independent; reduction candidates are multiples of
+ *     HR_REDUCE_CHUNK. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libhr.h"
+
+/* ------------------------------------------------------------------ accessors */
+
+#define ACCESSOR_TEST_(T, U)                                                                   \
+  static void accessor_test_##T(void) {                                                        \
+    enum { n_units = (int)(sizeof(T) / sizeof(U)), stride = 37, ncomp = 4 };                   \
+    U *block = (U *)calloc((size_t)n_units * ncomp * stride, sizeof(U));                       \
+    ck_assert_ptr_nonnull(block);                                                              \
+    for (int comp = 0; comp < ncomp; comp++)                                                   \
+      for (int ix = 0; ix < stride; ix += 5) {                                                 \
+        T v;                                                                                   \
+        unsigned char *raw = (unsigned char *)&v;                                              \
+        for (size_t b = 0; b < sizeof(T); b++) raw[b] = (unsigned char)(b * 7 + ix + comp);    \
+        write_gpu_##T(stride, &v, block, ix, comp);                                            \
+        for (int u = 0; u < n_units; u++)                                                      \
+          ck_assert_msg(memcmp(&block[(comp * n_units + u) * stride + ix], (U *)&v + u,        \
+                               sizeof(U)) == 0,                                                \
+                        #T ": unit %d of comp %d of site %d misplaced", u, comp, ix);          \
+        T w;                                                                                   \
+        read_gpu_##T(stride, &w, block, ix, comp);                                             \
+        ck_assert_msg(memcmp(&v, &w, sizeof(T)) == 0, #T ": read_gpu does not invert write_gpu"); \
+      }                                                                                        \
+    free(block);                                                                               \
+  }
+HR_GPU_SITE_TYPES(ACCESSOR_TEST_)
+
+START_TEST(test_accessors) {
+#define ACCESSOR_CALL_(T, U) accessor_test_##T();
+  HR_GPU_SITE_TYPES(ACCESSOR_CALL_)
+}
+END_TEST
+
+/* A spinor read as 4 suNf_vector (comp = spin) is the same as read whole. */
+START_TEST(test_spinor_as_vectors) {
+  enum { stride = 10 };
+  suNf_spinor *blk = calloc(stride, sizeof(suNf_spinor));
+  suNf_spinor s, t;
+  for (int a = 0; a < 4; a++)
+    for (int c = 0; c < NF; c++) s.c[a].c[c] = hr_cmplx(a + 0.25 * c, -a);
+  write_gpu_suNf_spinor(stride, &s, blk, 3, 0);
+  for (int a = 0; a < 4; a++) read_gpu_suNf_vector(stride, &t.c[a], blk, 3, a);
+  ck_assert(memcmp(&s, &t, sizeof s) == 0);
+  free(blk);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ kernel language */
+
+HR_KERNEL(count_kernel, int n, int *hits) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n) hits[i] += 1;
+  }
+}
+
+START_TEST(test_launch_covers_each_thread_once) {
+  const int sizes[] = {1, 63, 64, 65, 256, 1000, 4097};
+  const int blocks[] = {32, 64, 256, 1024};
+  for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++)
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+      const int n = sizes[a], bs = blocks[b];
+      int *hits = calloc((size_t)n + 16, sizeof(int));
+      HR_LAUNCH(count_kernel, (n + bs - 1) / bs, bs, n, hits);
+      for (int i = 0; i < n + 16; i++)
+        ck_assert_msg(hits[i] == (i < n), "n %d block %d: thread %d ran %d times", n, bs, i,
+                      hits[i]);
+      free(hits);
+    }
+}
+END_TEST
+
+/* Block-wide tree sum of x[block*dim .. ] through shared memory, as the reductions do. */
+HR_KERNEL(tree_kernel, int n, const double *x, double *sums) {
+  HR_SHARED double s[HR_REDUCE_MAX_BLOCK];
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    s[t] = i < n ? x[i] : 0.0;
+  }
+  HR_SYNC_THREADS();
+  for (int h = HR_BLOCK_DIM() / 2; h > 0; h >>= 1) {
+    HR_THREAD_LOOP(t) {
+      if (t < h) s[t] += s[t + h];
+    }
+    HR_SYNC_THREADS();
+  }
+  HR_THREAD_LOOP(t) {
+    if (t == 0) sums[HR_BLOCK_INDEX()] = s[0];
+  }
+}
+
+START_TEST(test_shared_tree) {
+  const int n = 1500, bs = 256, nb = (n + bs - 1) / bs;
+  double *x = malloc(n * sizeof(double)), *sums = calloc((size_t)nb, sizeof(double));
+  for (int i = 0; i < n; i++) x[i] = 1.0 / (1 + i) + 1e-3 * (i % 7);
+  HR_LAUNCH(tree_kernel, nb, bs, n, x, sums);
+  for (int b = 0; b < nb; b++) {
+    double v[256];
+    for (int t = 0; t < bs; t++) v[t] = b * bs + t < n ? x[b * bs + t] : 0.0;
+    for (int h = bs / 2; h > 0; h >>= 1)
+      for (int t = 0; t < h; t++) v[t] += v[t + h];
+    ck_assert_msg(sums[b] == v[0], "block %d: %.17g != %.17g", b, sums[b], v[0]);
+  }
+  free(x);
+  free(sums);
+}
+END_TEST
+
+START_TEST(test_tuned_launch) {
+  hr_tune_reset();
+  const int sizes[] = {0, 1, 300, 5000};
+  const int *cand;
+  const int nc = hr_tune_candidates(HR_TUNE_STREAMING, &cand);
+  for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++) {
+    const int n = sizes[a];
+    int *hits = calloc((size_t)n + 8, sizeof(int));
+    const int launches = HR_TUNE_ROUNDS * nc + 3;
+    for (int r = 0; r < launches; r++) HR_TUNED_LAUNCH(count_kernel, n, HR_TUNE_STREAMING, n, hits);
+    for (int i = 0; i < n + 8; i++)
+      ck_assert_msg(hits[i] == (i < n ? launches : 0), "n %d: thread %d ran %d times", n, i,
+                    hits[i]);
+    const int chosen = hr_tune_lookup("count_kernel", n);
+    if (n == 0) {
+      ck_assert_int_eq(chosen, -1); /* nothing launched, nothing learnt */
+    } else {
+      int known = 0;
+      for (int c = 0; c < nc; c++) known |= chosen == cand[c];
+      ck_assert_msg(known, "n %d: tuner chose %d, not a candidate", n, chosen);
+    }
+    free(hits);
+  }
+}
+END_TEST
+
+/* ------------------------------------------------------------------ tuner logic */
+
+START_TEST(test_tuner_keeps_fastest) {
+  hr_tune_reset();
+  const int *cand;
+  const int nc = hr_tune_candidates(HR_TUNE_STREAMING, &cand);
+  ck_assert_int_ge(nc, 2);
+  const int fastest = nc - 2; /* made fastest in the second round only */
+  for (int r = 0; r < HR_TUNE_ROUNDS; r++)
+    for (int c = 0; c < nc; c++) {
+      hr_tune_token tok;
+      const int bs = hr_tune_begin("fake_kernel", 1234, HR_TUNE_STREAMING, &tok);
+      ck_assert_int_eq(bs, cand[c]);
+      ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1234), 0);
+      double t = 1.0 + 0.1 * c;
+      if (c == fastest && r == HR_TUNE_ROUNDS - 1) t = 0.5;
+      hr_tune_record(&tok, t);
+    }
+  ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1234), cand[fastest]);
+  hr_tune_token tok;
+  ck_assert_int_eq(hr_tune_begin("fake_kernel", 1234, HR_TUNE_STREAMING, &tok), cand[fastest]);
+  ck_assert_int_eq(tok.slot, -1); /* decided: not timed any more */
+  /* Another size of the same kernel starts afresh. */
+  ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1235), -1);
+  ck_assert_int_eq(hr_tune_begin("fake_kernel", 1235, HR_TUNE_STREAMING, &tok), cand[0]);
+  hr_tune_reset();
+  ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1234), -1);
+}
+END_TEST
+
+START_TEST(test_reduction_candidates) {
+  const int *cand;
+  const int nc = hr_tune_candidates(HR_TUNE_REDUCTION, &cand);
+  ck_assert_int_ge(nc, 1);
+  for (int c = 0; c < nc; c++) {
+    ck_assert_int_eq(cand[c] % HR_REDUCE_CHUNK, 0);
+    ck_assert_int_le(cand[c], HR_REDUCE_MAX_BLOCK);
+  }
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("gpu_kernels");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_accessors);
+  tcase_add_test(tc, test_spinor_as_vectors);
+  tcase_add_test(tc, test_launch_covers_each_thread_once);
+  tcase_add_test(tc, test_shared_tree);
+  tcase_add_test(tc, test_tuned_launch);
+  tcase_add_test(tc, test_tuner_keeps_fastest);
+  tcase_add_test(tc, test_reduction_candidates);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  const int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,130 @@
+/* obs_test.h -- helpers shared by the IO, Observables and Update test programs: MPI start,
+ * a CHECK macro that counts failures, per-case verdicts summed over processes, geometry on a
+ * process grid, gauge-field allocation, the
+ * path of the stored configurations, and field comparisons. */
+#ifndef OBS_TEST_H
+#define OBS_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "archive.h"
+#include "communications.h"
+#include "geometry.h"
+#include "heatbath.h"
+#include "hr_core.h"
+#include "logger.h"
+#include "observables.h"
+#include "random.h"
+#include "suN.h"
+#include "suN_random.h"
+
+static long ot_fail = 0, ot_checks = 0;
+static int ot_failed_cases = 0, ot_cases = 0;
+
+#define CHECK(cond, ...)                                                                       \
+  do {                                                                                         \
+    ot_checks++;                                                                               \
+    if (!(cond)) {                                                                             \
+      if (ot_fail++ < 8) {                                                                     \
+        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__, __LINE__, \
+                #cond);                                                                        \
+        fprintf(stderr, __VA_ARGS__);                                                          \
+        fprintf(stderr, "\n");                                                                 \
+      }                                                                                        \
+    }                                                                                          \
+  } while (0)
+
+/* Close a test case: failures summed over processes, verdict printed by rank 0. */
+static void ot_case_end(const char *name) {
+  double d[2] = {(double)ot_fail, (double)ot_checks};
+  global_sum(d, 2);
+  ot_cases++;
+  if (d[0] > 0) ot_failed_cases++;
+  if (hr_rank() == 0) {
+    printf("%s: %s (%.0f checks, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS", name, d[1], d[0]);
+    fflush(stdout);
+  }
+  ot_fail = ot_checks = 0;
+}
+
+static void ot_start(int *argc, char ***argv) {
+#if HR_WITH_MPI
+  int provided;
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  logger_set_level("default", 0);
+}
+
+/* Exit status: 0 when every case passed. */
+static int ot_finish(void) {
+  if (hr_rank() == 0) printf("%d of %d cases passed\n", ot_cases - ot_failed_cases, ot_cases);
+  geometry_finalize();
+#if HR_WITH_MPI
+  MPI_Finalize();
+#endif
+  return ot_failed_cases == 0 ? 0 : 1;
+}
+
+/* Process grid from argv[1..4] (default 1 1 1 1). */
+static void ot_grid(int argc, char **argv, int np[4]) {
+  for (int mu = 0; mu < 4; ++mu)
+    np[mu] = argc > 1 + mu ? atoi(argv[1 + mu]) : 1;
+}
+
+/* Geometry of a glb lattice on the grid np. */
+static void ot_geometry(const int glb[4], const int np[4]) {
+  geometry_params p;
+  geometry_params_default(&p);
+  for (int mu = 0; mu < 4; ++mu) {
+    p.glb[mu] = glb[mu];
+    p.np[mu] = np[mu];
+  }
+  geometry_init(&p);
+}
+
+static suNg_field *ot_gauge_new(void) { return alloc_gfield(&glattice); }
+static void ot_gauge_free(suNg_field *u) { free_gfield(u); }
+
+/* Folder of the stored configurations: $HR_STORED_CONFS if set, else
+ * $HR_SRCDIR/../shared/data/stored_confs (HR_SRCDIR: the source tree, set by make check);
+ * stops the test with FAIL when it is not there. */
+static inline const char *ot_stored_dir(void) {
+  static char dir[4096];
+  const char *env = getenv("HR_STORED_CONFS"), *src = getenv("HR_SRCDIR");
+  if (env != NULL && env[0] != '\0')
+    snprintf(dir, sizeof dir, "%s", env);
+  else
+    snprintf(dir, sizeof dir, "%s/../shared/data/stored_confs", src ? src : ".");
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return dir;
+  if (hr_rank() == 0)
+    fprintf(stderr,
+            "FAIL: the stored configurations are missing: no folder %s (HR_SRCDIR=%s); run the "
+            "tests with make check, or set HR_STORED_CONFS to the stored_confs folder\n",
+            dir, src ? src : "(unset)");
+#if HR_WITH_MPI
+  MPI_Abort(MPI_COMM_WORLD, 1);
+#endif
+  exit(1);
+}
+
+/* Number of links (master sites) that differ bitwise between a and b, summed over processes. */
+static inline double ot_links_differ(const suNg_field *a, const suNg_field *b) {
+  sync_host_suNg_field(a);
+  sync_host_suNg_field(b);
+  double n = 0;
+  _MASTER_FOR(&glattice, ix) {
+    if (memcmp(_4FIELD_AT(a, ix, 0), _4FIELD_AT(b, ix, 0), 4 * sizeof(suNg)) != 0) n += 1;
+  }
+  global_sum(&n, 1);
+  return n;
+}
+
+#endif

@@ -1,0 +1,170 @@
+/* test_observables.c -- observables against independent truths, on the process grid given
+ * by the arguments (NP_T NP_X NP_Y NP_Z):
+ *  - the stored configurations: Wact, Yact, Q at flow time 0 against openQCD's ms3 logs
+ *    (periodic log: its printed precision; open-b.c. log: 1e-12 relative), the plaquette
+ *    against the openQCD headers and logs;
+ *  - gauge invariance: plaquettes, E, Q and the Polyakov loop unchanged by a random gauge
+ *    transformation;
+ *  - the Polyakov loop of a field whose time lines are known (diagonal phases, gauge
+ *    rotated), across processes in the time direction;
+ *  - temporal and spatial plaquettes average to the plaquette. */
+#include "../Observables/obs_test.h"
+
+#define PI 3.14159265358979323846
+
+/* Random SU(NG) matrix of the gauge transformation at global site g. */
+static void gauge_transformation_at(const int g[4], suNg *out) {
+  hr_rng_stream s;
+  const uint64_t site = (((uint64_t)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3];
+  rng_stream_init(&s, 777, 3, site);
+  suNg_random(&s, out);
+}
+
+/* u -> g(x) U_mu(x) g(x+mu)^+ on master sites, then the halo. */
+static void gauge_transform(suNg_field *u) {
+  host_write_suNg_field(u);
+  _MASTER_FOR(&glattice, ix) {
+    int gx[4];
+    global_coordinates(ix, gx);
+    suNg gl, gr, t;
+    gauge_transformation_at(gx, &gl);
+    for (int mu = 0; mu < 4; ++mu) {
+      int gy[4] = {gx[0], gx[1], gx[2], gx[3]};
+      gy[mu] = (gy[mu] + 1) % GLB_SIZE[mu];
+      gauge_transformation_at(gy, &gr);
+      suNg_mul(&gl, _4FIELD_AT(u, ix, mu), &t);
+      suNg_mul_dag(&t, &gr, _4FIELD_AT(u, ix, mu));
+    }
+  }
+  sendrecv_field(&glattice, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
+}
+
+static int close_rel(double a, double b, double rel) {
+  return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300;
+}
+
+static void stored_configurations(const int np[4]) {
+  const int glb[4] = {8, 8, 8, 8};
+  ot_geometry(glb, np);
+  char path[8192];
+  const char *dir = ot_stored_dir();
+  suNg_field *u = ot_gauge_new();
+  if (NG != 3) {
+    ot_gauge_free(u);
+    return;
+  }
+  /* periodic: ms3 log at t = 0 (7 and 3 significant digits) */
+  snprintf(path, sizeof path, "%s/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", dir);
+  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  gauge_action_observables o = gauge_action_observables_compute(u, 0);
+  CHECK(fabs(o.wact - 1.472098e+05) <= 0.5e-1, "Wact %.10e vs log 1.472098e+05", o.wact);
+  CHECK(fabs(o.yact - 8.273978e+03) <= 0.5e-3, "Yact %.10e vs log 8.273978e+03", o.yact);
+  CHECK(fabs(o.qtop - (-1.37e-01)) <= 0.5e-3, "Q %.10e vs log -1.37e-01", o.qtop);
+  /* Wact = sum 2 (3 - Re tr P) is the openQCD header plaquette 3 - Wact / (2 * 6V) */
+  CHECK(fabs(3.0 - o.wact / (12.0 * 4096) - 0.005009043432310447) < 1e-13,
+        "Wact %.16g inconsistent with the openQCD header", o.wact);
+  double pt, ps;
+  avr_plaquette_parts(u, &pt, &ps);
+  CHECK(close_rel(0.5 * (pt + ps), avr_plaquette(u), 1e-14), "(temporal %.16g + spatial %.16g)/2",
+        pt, ps);
+  ot_case_end("periodic configuration: Wact, Yact, Q against the ms3 log at t = 0");
+
+  /* open boundaries: ms3 log at t = 0 in full precision */
+  snprintf(path, sizeof path, "%s/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1", dir);
+  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  o = gauge_action_observables_compute(u, 1);
+  CHECK(close_rel(o.wact, 2.2362137484535451e+04, 1e-12), "Wact %.17e vs log 2.2362137484535451e+04",
+        o.wact);
+  CHECK(close_rel(o.yact, 3.6674332869487243e+03, 1e-12), "Yact %.17e vs log 3.6674332869487243e+03",
+        o.yact);
+  CHECK(close_rel(o.qtop, 3.2066549926534210e-01, 1e-11), "Q %.17e vs log 3.2066549926534210e-01",
+        o.qtop);
+  /* HiRep's weighted plaquette from the log's Wact: 1 - Wact / (2 N 6 L^3 (T-1)) */
+  const double plaq_from_log = 1.0 - 2.2362137484535451e+04 / (2.0 * 3 * 6 * 512 * 7);
+  CHECK(close_rel(avr_plaquette_open_bc(u), plaq_from_log, 1e-12),
+        "HiRep open-b.c. plaquette %.16g vs %.16g from the log", avr_plaquette_open_bc(u),
+        plaq_from_log);
+  CHECK(close_rel(avr_plaquette_open_bc(u), 0.8266823421647487, 1e-12),
+        "HiRep open-b.c. plaquette %.16g vs the HiRep header", avr_plaquette_open_bc(u));
+  ot_case_end("open-b.c. configuration: Wact, Yact, Q against the ms3 log at t = 0");
+  ot_gauge_free(u);
+}
+
+static void gauge_invariance(const int np[4]) {
+  const int glb[4] = {4, 4, 4, 4};
+  ot_geometry(glb, np);
+  suNg_field *u = ot_gauge_new();
+  rng_init(4242);
+  gauge_field_hot(u);
+  heatbath_sweep(u, 2.0); /* a field with structure */
+  const double p0 = avr_plaquette(u);
+  double pt0, ps0;
+  avr_plaquette_parts(u, &pt0, &ps0);
+  const gauge_action_observables o0 = gauge_action_observables_compute(u, 0);
+  const hr_complex l0 = polyakov_loop(u);
+  gauge_transform(u);
+  double pt1, ps1;
+  avr_plaquette_parts(u, &pt1, &ps1);
+  const gauge_action_observables o1 = gauge_action_observables_compute(u, 0);
+  const hr_complex l1 = polyakov_loop(u);
+  CHECK(fabs(avr_plaquette(u) - p0) < 1e-13, "plaquette %.16g -> %.16g", p0, avr_plaquette(u));
+  CHECK(fabs(pt1 - pt0) < 1e-13 && fabs(ps1 - ps0) < 1e-13, "plaquette parts changed");
+  CHECK(close_rel(o1.yact, o0.yact, 1e-12), "E %.16g -> %.16g", o0.yact, o1.yact);
+  CHECK(fabs(o1.qtop - o0.qtop) < 1e-12, "Q %.16g -> %.16g", o0.qtop, o1.qtop);
+  CHECK(cabs(l1 - l0) < 1e-13, "Polyakov (%g,%g) -> (%g,%g)", creal(l0), cimag(l0), creal(l1),
+        cimag(l1));
+  CHECK(fabs(o0.qtop) > 1e-6 && fabs(o0.yact) > 1.0 && cabs(l0) > 1e-6,
+        "the test field is too trivial to test anything");
+  ot_case_end("gauge invariance of plaquette, E, Q and Polyakov loop");
+  ot_gauge_free(u);
+}
+
+/* Phase angle of the time link at global site g: U_0 = diag(e^{i a}, e^{-i a}, 1, ...). */
+static double time_angle(const int g[4]) {
+  return 0.1 * (g[0] + 1) * (1 + g[1]) + 0.37 * g[2] - 0.21 * g[3] * g[0];
+}
+
+static void polyakov_known(const int np[4]) {
+  const int glb[4] = {8, 4, 4, 4};
+  ot_geometry(glb, np);
+  suNg_field *u = ot_gauge_new();
+  gauge_field_cold(u);
+  host_write_suNg_field(u);
+  _MASTER_FOR(&glattice, ix) {
+    int g[4];
+    global_coordinates(ix, g);
+    suNg *l = _4FIELD_AT(u, ix, 0);
+    const double a = time_angle(g);
+    l->c[0] = hr_cexpi(a);
+    l->c[NG + 1] = hr_cexpi(-a);
+  }
+  sendrecv_field(&glattice, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
+  gauge_transform(u);
+  hr_complex expect = 0;
+  for (int x = 0; x < GLB_X; ++x)
+    for (int y = 0; y < GLB_Y; ++y)
+      for (int z = 0; z < GLB_Z; ++z) {
+        double s = 0;
+        for (int t = 0; t < GLB_T; ++t) {
+          const int g[4] = {t, x, y, z};
+          s += time_angle(g);
+        }
+        expect += hr_cexpi(s) + hr_cexpi(-s) + (NG - 2);
+      }
+  expect /= (double)NG * GLB_X * GLB_Y * GLB_Z;
+  const hr_complex got = polyakov_loop(u);
+  CHECK(cabs(got - expect) < 1e-13, "Polyakov (%.16g,%.16g) expected (%.16g,%.16g)", creal(got),
+        cimag(got), creal(expect), cimag(expect));
+  ot_case_end("Polyakov loop of known time lines (gauge rotated)");
+  ot_gauge_free(u);
+}
+
+int main(int argc, char **argv) {
+  ot_start(&argc, &argv);
+  int np[4];
+  ot_grid(argc, argv, np);
+  stored_configurations(np);
+  gauge_invariance(np);
+  polyakov_known(np);
+  return ot_finish();
+}

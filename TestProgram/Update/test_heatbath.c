@@ -1,0 +1,152 @@
+/* test_heatbath.c -- the pure-gauge update against independent truths, on the process grid of
+ * the arguments (NP_T NP_X NP_Y NP_Z [--write FILE | --compare FILE]):
+ *  - strong coupling: the average plaquette agrees with the character expansion of the
+ *    Wilson action, <P> = beta/(2N^2) + beta^2/216 (SU(3)), beta/4 - beta^3/96 (SU(2)),
+ *    beta/(2N^2) (N >= 4), within the statistical error (batch means);
+ *  - beta = 0 gives Haar-distributed links: E[Re tr U / N] = 0, E[|tr U|^2] = 1;
+ *  - over-relaxation keeps the Wilson action (to rounding) and changes the links;
+ *  - the links stay in SU(N);
+ *  - --write FILE / --compare FILE: hot start, heatbath and over-relaxation at beta = 5.7
+ *    with a fixed seed; the field must be bitwise the one written on one process. */
+#include "../Observables/obs_test.h"
+
+/* Mean and batch-means error of nmeas plaquette measurements after ntherm sweeps. */
+static void measure_plaquette(suNg_field *u, double beta, int ntherm, int nmeas, double *mean,
+                              double *err) {
+  enum { NBATCH = 10 };
+  double batch[NBATCH] = {0};
+  for (int i = 0; i < ntherm; ++i)
+    heatbath_sweep(u, beta);
+  for (int i = 0; i < nmeas; ++i) {
+    heatbath_sweep(u, beta);
+    overrelaxation_sweep(u);
+    batch[i * NBATCH / nmeas] += avr_plaquette(u) / (nmeas / NBATCH);
+  }
+  double m = 0, v = 0;
+  for (int b = 0; b < NBATCH; ++b)
+    m += batch[b] / NBATCH;
+  for (int b = 0; b < NBATCH; ++b)
+    v += (batch[b] - m) * (batch[b] - m) / (NBATCH * (NBATCH - 1));
+  *mean = m;
+  *err = sqrt(v);
+}
+
+static void strong_coupling(void) {
+  suNg_field *u = ot_gauge_new();
+  rng_init(31337);
+  gauge_field_cold(u);
+  const double beta = 0.5;
+  double expect, higher; /* expansion and a bound on the neglected orders */
+  if (NG == 2) {
+    expect = beta / 4 - beta * beta * beta / 96;
+    higher = 1e-4;
+  } else if (NG == 3) {
+    expect = beta / 18 + beta * beta / 216;
+    higher = 2e-4;
+  } else {
+    expect = beta / (2.0 * NG * NG);
+    higher = 1e-4;
+  }
+  double mean, err;
+  measure_plaquette(u, beta, 20, 200, &mean, &err);
+  if (hr_rank() == 0)
+    printf("beta = %g: <P> = %.6f +- %.6f, strong coupling %.6f\n", beta, mean, err, expect);
+  CHECK(fabs(mean - expect) < 5 * err + higher, "<P> = %.6f +- %.6f, expected %.6f", mean, err,
+        expect);
+  CHECK(err < 0.1 * expect, "statistical error %.6f too large to test", err);
+  ot_case_end("strong coupling: <P> against the character expansion");
+  ot_gauge_free(u);
+}
+
+static void haar_at_beta_zero(void) {
+  suNg_field *u = ot_gauge_new();
+  rng_init(5);
+  gauge_field_cold(u);
+  double s1 = 0, s2 = 0, n = 0;
+  for (int sweep = 0; sweep < 4; ++sweep) {
+    heatbath_sweep(u, 0.0);
+    double a = 0, b = 0;
+    _MASTER_FOR(&glattice, ix) {
+      for (int mu = 0; mu < 4; ++mu) {
+        const hr_complex tr = suNg_trace(_4FIELD_AT(u, ix, mu));
+        a += creal(tr) / NG;
+        b += hr_cabs2(tr);
+      }
+    }
+    double d[2] = {a, b};
+    global_sum(d, 2);
+    s1 += d[0];
+    s2 += d[1];
+    n += 4.0 * (double)GLB_VOLUME;
+  }
+  /* Haar: Var(Re tr U / N) = <(Re tr U)^2> / N^2 = (NG == 2 ? 1 : 1/2) / N^2, E|tr U|^2 = 1 */
+  const double sigma = sqrt((NG == 2 ? 1.0 : 0.5) / (NG * NG) / n);
+  CHECK(fabs(s1 / n) < 5 * sigma, "E[Re tr U / N] = %.5f, sigma %.5f", s1 / n, sigma);
+  CHECK(fabs(s2 / n - 1.0) < 5 * sqrt((NG == 2 ? 2.0 : 1.0) / n) + 0.01, "E|tr U|^2 = %.5f",
+        s2 / n);
+  ot_case_end("beta = 0: Haar measure (E[Re tr U / N] = 0, E|tr U|^2 = 1)");
+  ot_gauge_free(u);
+}
+
+static double max_unitarity_defect(const suNg_field *u) {
+  double m = 0;
+  _MASTER_FOR(&glattice, ix) {
+    for (int mu = 0; mu < 4; ++mu) {
+      const suNg *l = _4FIELD_AT(u, ix, mu);
+      const double d = cmat_unitarity_defect(NG, l->c) + hr_cabs2(suNg_det(l) - 1.0);
+      if (d > m) m = d;
+    }
+  }
+  global_max(&m, 1);
+  return m;
+}
+
+static void overrelaxation(void) {
+  suNg_field *u = ot_gauge_new(), *v = ot_gauge_new();
+  rng_init(8);
+  gauge_field_hot(u);
+  heatbath_sweep(u, 5.5);
+  copy_suNg_field(v, u);
+  const double s0 = plaquette_retr_sum(u);
+  overrelaxation_sweep(u);
+  const double s1 = plaquette_retr_sum(u);
+  CHECK(fabs(s1 - s0) < 1e-10 * fabs(s0), "action changed: %.16g -> %.16g", s0, s1);
+  CHECK(ot_links_differ(u, v) > 0.9 * GLB_VOLUME, "over-relaxation left the links unchanged");
+  CHECK(max_unitarity_defect(u) < 1e-26, "links left SU(N): defect %g", max_unitarity_defect(u));
+  ot_case_end("over-relaxation keeps the action, links stay in SU(N)");
+  ot_gauge_free(u);
+  ot_gauge_free(v);
+}
+
+static void reference_run(const char *mode, const char *file) {
+  suNg_field *u = ot_gauge_new(), *v = ot_gauge_new();
+  rng_init(123456789);
+  gauge_field_hot(u);
+  pure_gauge_update(u, 5.7, 2, 2);
+  if (strcmp(mode, "--write") == 0) {
+    archive_write(file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, u);
+  } else {
+    archive_read(file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, v);
+    const double n = ot_links_differ(u, v);
+    CHECK(n == 0, "%g sites differ from the one-process run", n);
+    ot_case_end("same seed, same field on this process grid as on one process");
+  }
+  ot_gauge_free(u);
+  ot_gauge_free(v);
+}
+
+int main(int argc, char **argv) {
+  ot_start(&argc, &argv);
+  int np[4];
+  ot_grid(argc, argv, np);
+  const int glb[4] = {8, 4, 4, 4};
+  ot_geometry(glb, np);
+  if (argc > 6) {
+    reference_run(argv[5], argv[6]);
+    return ot_finish();
+  }
+  strong_coupling();
+  haar_at_beta_zero();
+  overrelaxation();
+  return ot_finish();
+}
