@@ -2,7 +2,8 @@
  * the emulated GPU launcher and CUDA kernels (all HR_INLINE, acting on site values only):
  * spin projection (1 -/+ gamma_mu) psi to a half spinor (2 colour vectors), the two
  * colour mat-vecs with U or U^+, reconstruction into the 4 spin components, and the whole
- * hopping sum of one site,
+ * hopping sum of one site, the clover block product, the diagonal part and the end of a
+ * hopping application (dirac_site_clover_mul, dirac_site_diag, dirac_site_finish),
  *   dirac_site_hop(up, dn, uup, udn, out):
  *   out = sum_mu [ (1 - gamma_mu) U_mu(x) psi(x+mu) + (1 + gamma_mu) U_mu(x-mu)^+ psi(x-mu) ]
  * (the Wilson operator is D = (4 + m0) - out/2 + clover). The same functions exist in single
@@ -16,11 +17,15 @@
 #ifndef DIRAC_SITE_H
 #define DIRAC_SITE_H
 
+#include "field_kinds.h"
 #include "gamma.h"
 #include "hr_complex.h"
 #include "hr_inline.h"
 #include "suN.h"
 #include "suN_types.h"
+
+/* What a hopping application does with the hopping sum of a site (dirac_site_finish). */
+typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV = 2 } dirac_hop_mode;
 
 /* Standard flop count of the hopping sum of one site for colour dimension nf. */
 #define DIRAC_HOP_FLOP_PER_SITE(nf) (128L * (nf) * (nf) + 56L * (nf))
@@ -65,6 +70,7 @@
 #define DIRAC_TMPL_CPLX hr_complex
 #define DIRAC_TMPL_REAL double
 #define DIRAC_TMPL_MKCPLX hr_cmplx
+#define DIRAC_TMPL_CLOVER suNf_clover
 #include "dirac_site_template.h"
 
 /* single precision */
@@ -75,6 +81,7 @@
 #define DIRAC_TMPL_CPLX hr_complex_flt
 #define DIRAC_TMPL_REAL float
 #define DIRAC_TMPL_MKCPLX hr_cmplx_flt
+#define DIRAC_TMPL_CLOVER suNf_clover_flt
 #include "dirac_site_template.h"
 
 #endif

@@ -1,7 +1,8 @@
 /* dirac_site_template.h -- the per-site Wilson hopping kernel, written once for both
  * precisions. No include guard: dirac_site.h includes it once per precision after defining
  * DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR, DIRAC_TMPL_VEC,
- * DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX and DIRAC_TMPL_REAL; they are undefined at the end.
+ * DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX and DIRAC_TMPL_CLOVER; they
+ * are undefined at the end.
  *
  * The projection uses the block form of gamma.h: with gamma_mu = [[0, A], [A^+, 0]] and
  * s = -1 (forward, 1 - gamma_mu) or +1 (backward, 1 + gamma_mu),
@@ -12,6 +13,7 @@
 #define DIRAC_F_(name) HR_CAT(name, DIRAC_TMPL_SFX)
 #define DIRAC_VR_(op) HR_CAT(DIRAC_TMPL_VEC, op)
 #define DIRAC_MR_(op) HR_CAT(DIRAC_TMPL_MAT, op)
+#define DIRAC_SR_(op) HR_CAT(DIRAC_TMPL_SPINOR, op)
 
 /* Half spinor: the two independent colour vectors of (1 -/+ gamma_mu) psi. */
 typedef struct {
@@ -218,8 +220,63 @@ HR_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
 }
 #endif
 
+/* ----------------------------------------------------------- diagonal part and epilogue
+ * Shared by the CPU loops and the GPU kernels (LibHR/Dirac). */
+
+/* out = M x for the two clover blocks M of one site (field_kinds.h: block c[ch] acts on spin
+ * components 2 ch, 2 ch + 1); out must not be x. */
+HR_INLINE void DIRAC_F_(dirac_site_clover_mul)(const DIRAC_TMPL_CLOVER *m, const DIRAC_TMPL_SPINOR *x,
+                                               DIRAC_TMPL_SPINOR *out) {
+  for (int ch = 0; ch < 2; ++ch)
+    for (int s = 0; s < 2; ++s)
+      for (int a = 0; a < NF; ++a) {
+        const DIRAC_TMPL_CPLX *row = m->c[ch] + (s * NF + a) * (2 * NF);
+        DIRAC_TMPL_CPLX acc = hr_cmul(row[0], x->c[2 * ch].c[0]);
+        for (int b = 1; b < NF; ++b) acc += hr_cmul(row[b], x->c[2 * ch].c[b]);
+        for (int b = 0; b < NF; ++b) acc += hr_cmul(row[NF + b], x->c[2 * ch + 1].c[b]);
+        out->c[2 * ch + s].c[a] = acc;
+      }
+}
+
+/* Diagonal part of one site: out = M in, times gamma5 if g5, with M the clover block (or its
+ * inverse) `cl`, or the number f when cl is NULL. out must not be in. */
+HR_INLINE void DIRAC_F_(dirac_site_diag)(int g5, DIRAC_TMPL_REAL f, const DIRAC_TMPL_CLOVER *cl,
+                                         const DIRAC_TMPL_SPINOR *in, DIRAC_TMPL_SPINOR *out) {
+  if (cl != NULL)
+    DIRAC_F_(dirac_site_clover_mul)(cl, in, out);
+  else
+    DIRAC_SR_(_scale)(f, in, out);
+  if (g5) DIRAC_SR_(_g5)(out, out);
+}
+
+/* The end of a hopping application at one site, given the hopping sum r (dirac_site_hop):
+ *   DIRAC_HOP_PLAIN:     t = s r
+ *   DIRAC_HOP_PLUS_DIAG: t = M x + s r      (M = clover block cl, or the number diag)
+ *   DIRAC_HOP_THEN_INV:  t = M^-1 (s r)     (cl = inverse block, or M^-1 = 1 / diag)
+ * and out = gamma5 t if g5, else t. x and cl may be NULL where the mode does not use them;
+ * r is overwritten. */
+HR_INLINE void DIRAC_F_(dirac_site_finish)(int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+                                           const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl,
+                                           DIRAC_TMPL_SPINOR *r, DIRAC_TMPL_SPINOR *out) {
+  DIRAC_TMPL_SPINOR t;
+  if (mode == DIRAC_HOP_PLUS_DIAG) {
+    DIRAC_F_(dirac_site_diag)(0, diag, cl, x, &t);
+    DIRAC_SR_(_mul_add)(&t, s, r, &t);
+  } else if (mode == DIRAC_HOP_THEN_INV) {
+    DIRAC_SR_(_scale)(s, r, r);
+    DIRAC_F_(dirac_site_diag)(0, (DIRAC_TMPL_REAL)1 / diag, cl, r, &t);
+  } else {
+    DIRAC_SR_(_scale)(s, r, &t);
+  }
+  if (g5)
+    DIRAC_SR_(_g5)(&t, out);
+  else
+    *out = t;
+}
+
 #undef DIRAC_F_
 #undef DIRAC_VR_
+#undef DIRAC_SR_
 #undef DIRAC_MR_
 #undef DIRAC_TMPL_SFX
 #undef DIRAC_TMPL_SPINOR
@@ -228,3 +285,4 @@ HR_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
 #undef DIRAC_TMPL_CPLX
 #undef DIRAC_TMPL_REAL
 #undef DIRAC_TMPL_MKCPLX
+#undef DIRAC_TMPL_CLOVER

@@ -43,6 +43,7 @@ typedef struct {
   X(suNf_field_flt, suNf_flt, 4, HR_LAYOUT_GAUGE, hr_complex_flt)                              \
   X(suNg_av_field, suNg_algebra_vector, 4, HR_LAYOUT_GAUGE, double)                            \
   X(clover_field, suNf_clover, 1, HR_LAYOUT_SPINOR, hr_complex)                                \
+  X(clover_field_flt, suNf_clover_flt, 1, HR_LAYOUT_SPINOR, hr_complex_flt)                    \
   X(scalar_field, double, 1, HR_LAYOUT_SPINOR, double)
 
 /* value type, device component unit */

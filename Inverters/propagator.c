@@ -18,18 +18,9 @@
 
 /* ------------------------------------------------------------------ operators */
 
-/* The Dirac operators read and write host copies: bring the input there, and mark the
- * output as written on the host (no-ops in CPU builds). */
-#define DIRAC_HOST_ARGS(out, in, sfx)                                                          \
-  do {                                                                                         \
-    sync_host_##sfx(in);                                                                       \
-    host_write_##sfx(out);                                                                     \
-  } while (0)
-
 /* One application of `kind` in one precision; written once for both with these macros. */
-#define DIRAC_APPLY_BODY(SFX, OPS, opctx, out, in)                                          \
+#define DIRAC_APPLY_BODY(OPS, opctx, out, in)                                          \
   do {                                                                                         \
-    DIRAC_HOST_ARGS(out, in, SFX);                                                             \
     switch ((opctx)->kind) {                                                                   \
     case HR_OP_D: OPS(Dphi)((opctx)->m0, out, in); break;                                      \
     case HR_OP_Q: OPS(g5Dphi)((opctx)->m0, out, in); break;                                    \
@@ -44,11 +35,11 @@
 
 static void dirac_op_apply(spinor_field *out, const spinor_field *in, void *c) {
   const hr_dirac_op *op = c;
-  DIRAC_APPLY_BODY(spinor_field, OPS_DBL, op, out, in);
+  DIRAC_APPLY_BODY(OPS_DBL, op, out, in);
 }
 static void dirac_op_apply_flt(spinor_field_flt *out, const spinor_field_flt *in, void *c) {
   const hr_dirac_op *op = c;
-  DIRAC_APPLY_BODY(spinor_field_flt, OPS_FLT, op, out, in);
+  DIRAC_APPLY_BODY(OPS_FLT, op, out, in);
 }
 /* Adjoint of D or Dphi_eopre: gamma5 M gamma5. */
 static void dirac_op_apply_dag(spinor_field *out, const spinor_field *in, void *c) {
@@ -169,18 +160,6 @@ static void eo_work_free(eo_work *w) {
   free_spinor_field_f(w->full);
 }
 
-/* out = in on the host for Dphi_ / Dphi_diag_inv (host-only operators). */
-static void hop_host(spinor_field *out, const spinor_field *in) {
-  sync_host_spinor_field(in);
-  host_write_spinor_field(out);
-  Dphi_(out, in);
-}
-static void diag_inv_host(double m0, spinor_field *out, const spinor_field *in) {
-  sync_host_spinor_field(in);
-  host_write_spinor_field(out);
-  Dphi_diag_inv(m0, out, in);
-}
-
 static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_field *x,
                                       int mixed, const hr_solver_params *p,
                                       hr_solver_result *res, eo_work *w) {
@@ -192,8 +171,8 @@ static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_f
   /* b_e' = b_e - D_eo D_oo^-1 b_o (D_eo = Dphi_ from odd to even) */
   restrict_parity(be, b);
   restrict_parity(bo, b);
-  diag_inv_host(m0, to, bo);
-  hop_host(te, to);
+  Dphi_diag_inv(m0, to, bo);
+  Dphi_(te, to);
   spinor_field_sub_f(be, be, te);
   const double bpnorm = sqrt(spinor_field_sqnorm_f(be));
   /* CG on Q_eo^2 y = gamma5 b_e', x_e = Q_eo y; the CG residual has the norm of
@@ -213,9 +192,9 @@ static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_f
   res->applies++;
   res->flops += Q.flops;
   /* x_o = D_oo^-1 (b_o - D_oe x_e) */
-  hop_host(to, te);
+  Dphi_(to, te);
   spinor_field_sub_f(to, bo, to);
-  diag_inv_host(m0, bo, to);
+  Dphi_diag_inv(m0, bo, to);
   insert_parity(x, te);
   insert_parity(x, bo);
   dirac_operator_release(&ctx);

@@ -66,6 +66,8 @@ void represent_gauge_field(const suNg_field *u, const dirac_bc *bc, suNf_field *
     if (bc->kind[mu] == HR_BC_OPEN)
       hr_fatal(HR_EXIT_INPUT, "open boundary conditions are supported in time only (bc_%c)",
                dir_names[mu]);
+  sync_host_suNg_field(u);
+  host_write_suNf_field(uf);
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(ix, g);

@@ -1,6 +1,7 @@
 /* clover.c -- the clover term: clover-leaf field strength from the represented links, the
  * two Hermitian (2 NF) x (2 NF) blocks of 4 + m0 + C per site, their L D L^+ factorisation
- * (inverse and log det) and single-precision copies, computed lazily. */
+ * (inverse and log det) and single-precision copies, computed lazily on the host and kept
+ * as clover fields on glattice (the GPU path of the operators reads their device copies). */
 #include "clover.h"
 
 #include <math.h>
@@ -14,15 +15,16 @@
 #include "hr_error.h"
 #include "suN.h"
 
-#define D_ CLOVER_D_
+#define D_ CLOVER_BLOCK_DIM
 
 static double csw_value = 0.;
 static int stale = 1;          /* blocks must be recomputed */
 static double cached_m0 = 0.;
-static clover_site *blk = NULL, *inv = NULL;
-static clover_site_flt *blk_flt = NULL, *inv_flt = NULL;
+/* Blocks and inverses as fields on glattice (so that GPU builds have device copies): [0]
+ * the blocks, [1] their inverses, in both precisions. */
+static clover_field *blk_f = NULL;
+static clover_field_flt *blk_flt_f = NULL;
 static double *logdet_site = NULL; /* log det of both blocks per site */
-static int n_alloc = 0;
 
 void clover_set_csw(double csw) {
   if (csw != csw_value) stale = 1;
@@ -125,7 +127,7 @@ static double factorise_block(const hr_complex *a, hr_complex *inverse) {
 }
 
 /* The two blocks of 4 + m0 + C at site ix. */
-static void site_blocks(double m0, int ix, clover_site *out) {
+static void site_blocks(double m0, int ix, suNf_clover *out) {
   suNf F[6];
   int p = 0;
   for (int mu = 0; mu < 4; mu++)
@@ -144,23 +146,20 @@ static void site_blocks(double m0, int ix, clover_site *out) {
 }
 
 void clover_update(double m0) {
-  if (!stale && m0 == cached_m0 && blk != NULL) return;
+  if (!stale && m0 == cached_m0 && blk_f != NULL) return;
   init_sigma();
-  const int n = geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
-  if (n_alloc < n) {
-    clover_finalize();
-    blk = aligned_alloc(64, ((size_t)n * sizeof(clover_site) + 63) / 64 * 64);
-    inv = aligned_alloc(64, ((size_t)n * sizeof(clover_site) + 63) / 64 * 64);
-    blk_flt = aligned_alloc(64, ((size_t)n * sizeof(clover_site_flt) + 63) / 64 * 64);
-    inv_flt = aligned_alloc(64, ((size_t)n * sizeof(clover_site_flt) + 63) / 64 * 64);
-    logdet_site = malloc((size_t)n * sizeof(double));
-    if (!blk || !inv || !blk_flt || !inv_flt || !logdet_site)
-      hr_error("out of memory for the clover term (%d sites)", n);
-    n_alloc = n;
+  if (blk_f == NULL) {
+    blk_f = alloc_clover_field(2, &glattice);
+    blk_flt_f = alloc_clover_field_flt(2, &glattice);
+    logdet_site = malloc((size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sizeof(double));
+    if (logdet_site == NULL) hr_error("out of memory for the clover term");
   }
+  suNf_clover *blk = host_write_clover_field(&blk_f[0]), *inv = host_write_clover_field(&blk_f[1]);
+  suNf_clover_flt *blk_flt = host_write_clover_field_flt(&blk_flt_f[0]);
+  suNf_clover_flt *inv_flt = host_write_clover_field_flt(&blk_flt_f[1]);
   const int sh = glattice.master_shift;
   _OMP_MASTER_FOR(&glattice, ix) {
-    clover_site *b = blk + (ix - sh), *iv = inv + (ix - sh);
+    suNf_clover *b = blk + (ix - sh), *iv = inv + (ix - sh);
     site_blocks(m0, ix, b);
     double ld = 0.;
     for (int ch = 0; ch < 2; ch++) ld += factorise_block(b->c[ch], iv->c[ch]);
@@ -186,19 +185,27 @@ void clover_update(double m0) {
   stale = 0;
 }
 
-const clover_site *clover_blocks(double m0) { clover_update(m0); return blk; }
-const clover_site *clover_inverses(double m0) { clover_update(m0); return inv; }
-const clover_site_flt *clover_blocks_flt(double m0) { clover_update(m0); return blk_flt; }
-const clover_site_flt *clover_inverses_flt(double m0) { clover_update(m0); return inv_flt; }
+const clover_field *clover_block_field(double m0, int inverse) {
+  if (csw_value == 0.) return NULL;
+  clover_update(m0);
+  return &blk_f[inverse ? 1 : 0];
+}
+const clover_field_flt *clover_block_field_flt(double m0, int inverse) {
+  if (csw_value == 0.) return NULL;
+  clover_update(m0);
+  return &blk_flt_f[inverse ? 1 : 0];
+}
 
 void clover_block(double m0, int ix, int chirality, hr_complex *out) {
   clover_update(m0);
-  memcpy(out, blk[ix - glattice.master_shift].c[chirality], sizeof(hr_complex) * D_ * D_);
+  memcpy(out, sync_host_clover_field(&blk_f[0])[ix - glattice.master_shift].c[chirality],
+         sizeof(hr_complex) * D_ * D_);
 }
 
 void clover_block_inverse(double m0, int ix, int chirality, hr_complex *out) {
   clover_update(m0);
-  memcpy(out, inv[ix - glattice.master_shift].c[chirality], sizeof(hr_complex) * D_ * D_);
+  memcpy(out, sync_host_clover_field(&blk_f[1])[ix - glattice.master_shift].c[chirality],
+         sizeof(hr_complex) * D_ * D_);
 }
 
 double clover_logdet(double m0, int parity) {
@@ -211,14 +218,11 @@ double clover_logdet(double m0, int parity) {
 }
 
 void clover_finalize(void) {
-  free(blk);
-  free(inv);
-  free(blk_flt);
-  free(inv_flt);
+  free_clover_field(blk_f);
+  free_clover_field_flt(blk_flt_f);
   free(logdet_site);
-  blk = inv = NULL;
-  blk_flt = inv_flt = NULL;
+  blk_f = NULL;
+  blk_flt_f = NULL;
   logdet_site = NULL;
-  n_alloc = 0;
   stale = 1;
 }

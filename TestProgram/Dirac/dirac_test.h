@@ -12,6 +12,9 @@
 
 #include "communications.h"
 #include "dirac.h"
+#include "fields.h"
+#include "gpu.h"
+#include "linear_algebra.h"
 #include "geometry.h"
 #include "hr_core.h"
 #include "logger.h"
@@ -85,43 +88,18 @@ static void dt_geometry(const int glb[4], const int np[4], int force) {
 
 /* ------------------------------------------------------------------ fields */
 
-static void *dt_calloc(size_t n, size_t size) {
-  void *p = calloc(n, size);
-  if (p == NULL) {
-    fprintf(stderr, "out of memory\n");
-    exit(1);
-  }
-  return p;
-}
-static spinor_field *dt_spinor(const geometry_descriptor *g) {
-  spinor_field *f = dt_calloc(1, sizeof *f);
-  f->ptr = dt_calloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR), sizeof(suNf_spinor));
-  f->type = g;
-  return f;
-}
+/* Fields of the fields component (zeroed, both copies current). The helpers below follow the
+ * current-copy rule of fields.h: they read host copies after sync_host_* and write them after
+ * host_write_*, so the operators under test may run on either backend. */
+static spinor_field *dt_spinor(const geometry_descriptor *g) { return alloc_spinor_field(1, g); }
 static spinor_field_flt *dt_spinor_flt(const geometry_descriptor *g) {
-  spinor_field_flt *f = dt_calloc(1, sizeof *f);
-  f->ptr = dt_calloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR), sizeof(suNf_spinor_flt));
-  f->type = g;
-  return f;
+  return alloc_spinor_field_flt(1, g);
 }
-static suNg_field *dt_gauge(void) {
-  suNg_field *f = dt_calloc(1, sizeof *f);
-  f->ptr = dt_calloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE), sizeof(suNg));
-  f->type = &glattice;
-  return f;
-}
-static suNf_field *dt_gauge_f(void) {
-  suNf_field *f = dt_calloc(1, sizeof *f);
-  f->ptr = dt_calloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE), sizeof(suNf));
-  f->type = &glattice;
-  return f;
-}
+static suNg_field *dt_gauge(void) { return alloc_suNg_field(1, &glattice); }
+static suNf_field *dt_gauge_f(void) { return alloc_suNf_field(1, &glattice); }
 #define DT_FREE(f)                                                                             \
-  do {                                                                                         \
-    free((f)->ptr);                                                                            \
-    free(f);                                                                                   \
-  } while (0)
+  _Generic((f), spinor_field *: free_spinor_field, spinor_field_flt *: free_spinor_field_flt,  \
+           suNg_field *: free_suNg_field, suNf_field *: free_suNf_field)(f)
 
 /* Lexicographic global index of global coordinates. */
 static inline long long dt_global_index(const int g[4]) {
@@ -140,6 +118,7 @@ static void dt_random_spinor_at(uint64_t seed, uint64_t draw, const int g[4], su
     }
 }
 static void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
+  host_write_spinor_field(f);
   _MASTER_FOR(f->type, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -153,6 +132,7 @@ static void dt_random_suNg_at(uint64_t draw, const int g[4], suNg *u) {
   suNg_random(&st, u);
 }
 static void dt_random_gauge(suNg_field *u, uint64_t draw) {
+  host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -162,13 +142,19 @@ static void dt_random_gauge(suNg_field *u, uint64_t draw) {
 
 /* Field copies and reductions over master sites of the field's geometry (all processes). */
 static void dt_to_flt(const spinor_field *a, spinor_field_flt *b) {
+  sync_host_spinor_field(a);
+  host_write_spinor_field_flt(b);
   _MASTER_FOR(a->type, ix) suNf_spinor_to_flt(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
 }
 static void dt_to_dbl(const spinor_field_flt *a, spinor_field *b) {
+  sync_host_spinor_field_flt(a);
+  host_write_spinor_field(b);
   _MASTER_FOR(a->type, ix) suNf_spinor_flt_to_dbl(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
 }
 static hr_complex dt_prod(const spinor_field *a, const spinor_field *b) {
   double s[2] = {0, 0};
+  sync_host_spinor_field(a);
+  sync_host_spinor_field(b);
   _MASTER_FOR(a->type, ix) {
     hr_complex z = suNf_spinor_prod(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
     s[0] += hr_creal(z);
@@ -181,6 +167,8 @@ static double dt_sqnorm(const spinor_field *a) { return hr_creal(dt_prod(a, a));
 /* |a - b|^2 over the master sites of a's geometry (b may be on glattice: same indices). */
 static double dt_diff2(const spinor_field *a, const spinor_field *b) {
   double s = 0;
+  sync_host_spinor_field(a);
+  sync_host_spinor_field(b);
   _MASTER_FOR(a->type, ix) {
     suNf_spinor d;
     suNf_spinor_sub(_FIELD_AT(a, ix), _FIELD_AT(b, ix), &d);
@@ -191,6 +179,8 @@ static double dt_diff2(const spinor_field *a, const spinor_field *b) {
 }
 /* Copy the sites of `to`'s geometry from `from` (any geometry containing them). */
 static void dt_copy_sites(spinor_field *to, const spinor_field *from) {
+  sync_host_spinor_field(from);
+  host_write_spinor_field(to);
   _MASTER_FOR(to->type, ix) *_FIELD_AT(to, ix) = *_FIELD_AT(from, ix);
 }
 

@@ -10,7 +10,9 @@
  *     psi_o = -D_oo^-1 D_oe psi_e, D (psi_e, psi_o) = (Dphi_eopre psi_e, 0);
  *   clover blocks Hermitian, block x inverse = 1, log det = log det of an independent LU;
  *   single = double precision to ~1e-6; overlap on = overlap off (exactly);
- *   checksums <chi, op psi> equal on every process grid (--write / --compare FILE).
+ *   checksums <chi, op psi> equal on every process grid (--write / --compare FILE);
+ *   GPU builds: the GPU path (kernels per piece, device halo exchange) equals the CPU loops
+ *     for every operator, both precisions, overlap on and off, and never reads stale copies.
  * Usage: test_dirac NP_T NP_X NP_Y NP_Z [--write FILE | --compare FILE] */
 #include "dirac_test.h"
 
@@ -22,11 +24,13 @@ static const int glb[4] = {8, 8, 4, 4};
 /* ------------------------------------------------------------------ helpers */
 
 static void g5_field(spinor_field *f) {
+  host_write_spinor_field(f);
   _MASTER_FOR(f->type, ix) suNf_spinor_g5(_FIELD_AT(f, ix), _FIELD_AT(f, ix));
 }
 
 /* U = exp(i eps v_a T^a) with Gaussian v keyed by global site: a smooth-ish random field. */
 static void warm_gauge(suNg_field *u, double eps, uint64_t draw) {
+  host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -223,6 +227,102 @@ static void check_operators(double m0, const char *tag) {
     DT_FREE(bf);
   }
 }
+
+#if HR_GPU_ENABLED
+/* Run op on the CPU loops (gpu = 0) or the GPU path (gpu = 1). */
+static void on_backend(int gpu) {
+  linear_algebra_set_backend(gpu ? LA_BACKEND_GPU : LA_BACKEND_CPU);
+}
+
+/* Largest relative difference allowed between the two backends (rounding only). */
+#define GPU_TOL_DBL 1e-13
+#define GPU_TOL_FLT 2e-6
+
+/* out = op(in) on one backend, in double (d) and single (f) precision. */
+typedef struct {
+  const char *name;
+  void (*d)(double, spinor_field *, const spinor_field *);
+  void (*f)(double, spinor_field_flt *, const spinor_field_flt *);
+  const geometry_descriptor *out_g, *in_g;
+} gpu_case;
+
+static void hop_d(double m0, spinor_field *o, const spinor_field *i) { (void)m0; Dphi_(o, i); }
+static void hop_f(double m0, spinor_field_flt *o, const spinor_field_flt *i) {
+  (void)m0;
+  Dphi_flt_(o, i);
+}
+
+/* The GPU path (device kernels per piece, device halo exchange) gives the CPU loops' results
+ * for every operator in both precisions, with overlap on and off; a GPU output is current on
+ * the device only; chaining a GPU and a CPU application reads no stale copy. */
+static void check_gpu_vs_cpu(double m0, const char *tag) {
+  gpu_case cases[NOPS + 5];
+  int nc = 0;
+  for (int k = 0; k < NOPS; k++) {
+    const geometry_descriptor *g = ops[k].eo ? &glat_even : &glattice;
+    gpu_case c = {ops[k].name, ops[k].d, ops[k].f, g, g};
+    cases[nc++] = c;
+  }
+  const gpu_case extra[5] = {{"Dphi_ (even <- odd)", hop_d, hop_f, &glat_even, &glat_odd},
+                             {"Dphi_ (odd <- even)", hop_d, hop_f, &glat_odd, &glat_even},
+                             {"Dphi_ (full)", hop_d, hop_f, &glattice, &glattice},
+                             {"Dphi_diag (odd)", Dphi_diag, Dphi_diag_flt, &glat_odd, &glat_odd},
+                             {"Dphi_diag_inv (even)", Dphi_diag_inv, Dphi_diag_inv_flt,
+                              &glat_even, &glat_even}};
+  for (int k = 0; k < 5; k++) cases[nc++] = extra[k];
+  for (int k = 0; k < nc; k++) {
+    const gpu_case *c = &cases[k];
+    spinor_field *psi = dt_spinor(c->in_g), *a = dt_spinor(c->out_g), *b = dt_spinor(c->out_g);
+    spinor_field_flt *pf = dt_spinor_flt(c->in_g), *af = dt_spinor_flt(c->out_g),
+                     *bf = dt_spinor_flt(c->out_g);
+    spinor_field *a2 = dt_spinor(c->out_g), *b2 = dt_spinor(c->out_g);
+    dt_random_spinor_field(psi, 31 + (uint64_t)k);
+    dt_to_flt(psi, pf);
+    for (int overlap = 1; overlap >= 0; overlap--) {
+      dirac_set_comm_overlap(overlap);
+      on_backend(0);
+      c->d(m0, a, psi);
+      c->f(m0, af, pf);
+      on_backend(1);
+      c->d(m0, b, psi);
+      c->f(m0, bf, pf);
+      CHECK(b->current == HR_COPY_GPU && bf->current == HR_COPY_GPU,
+            "%s %s: the GPU path did not leave its output on the device only", c->name, tag);
+      const double dd = rel_diff(b, a);
+      CHECK(dd < GPU_TOL_DBL, "%s %s overlap %d: GPU vs CPU relative difference %g", c->name,
+            tag, overlap, dd);
+      dt_to_dbl(af, a2);
+      dt_to_dbl(bf, b2);
+      const double df = rel_diff(b2, a2);
+      CHECK(df < GPU_TOL_FLT, "%s %s overlap %d single: GPU vs CPU relative difference %g",
+            c->name, tag, overlap, df);
+      CHECK(dt_sqnorm(a) > 0, "%s %s: zero result", c->name, tag);
+    }
+    dirac_set_comm_overlap(1);
+    /* chain: GPU application, then CPU application of its (device-current) output */
+    if (c->in_g == c->out_g) {
+      on_backend(1);
+      c->d(m0, b, psi);
+      on_backend(0);
+      c->d(m0, b2, b);
+      c->d(m0, a, psi);
+      c->d(m0, a2, a);
+      const double dc = rel_diff(b2, a2);
+      CHECK(dc < GPU_TOL_DBL, "%s %s: GPU then CPU differs from CPU twice by %g", c->name, tag,
+            dc);
+    }
+    DT_FREE(psi);
+    DT_FREE(a);
+    DT_FREE(b);
+    DT_FREE(a2);
+    DT_FREE(b2);
+    DT_FREE(pf);
+    DT_FREE(af);
+    DT_FREE(bf);
+  }
+  on_backend(0);
+}
+#endif
 
 /* Hopping between parities vs the full operator; Schur complement vs full operator. */
 static void check_even_odd(double m0, const char *tag) {
@@ -563,6 +663,11 @@ int main(int argc, char **argv) {
   for (int mu = 0; mu < 4; mu++)
     if (np[mu] == 1 && hr_nranks() == 1 && write_path == NULL) force |= 1 << mu;
   dt_geometry(glb, np, force);
+#if HR_GPU_ENABLED
+  /* the analytic checks read and write host copies directly: run them on the CPU loops; the
+   * GPU path is compared with them case by case (check_gpu_vs_cpu) */
+  linear_algebra_set_backend(LA_BACKEND_CPU);
+#endif
   if (hr_rank() == 0)
     printf("test_dirac: SU(%d) %s (NF = %d), lattice %dx%dx%dx%d, grid %dx%dx%dx%d%s\n", NG,
            repr_name(HR_BUILD_REPR), NF, glb[0], glb[1], glb[2], glb[3], np[0], np[1], np[2],
@@ -593,6 +698,11 @@ int main(int argc, char **argv) {
     check_gauge_covariance(u, &bc, m0, tag);
     snprintf(name, sizeof name, "%s: gauge covariance", tag);
     dt_case_end(name);
+#if HR_GPU_ENABLED
+    check_gpu_vs_cpu(m0, tag);
+    snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
+    dt_case_end(name);
+#endif
     if (clov) {
       check_clover_blocks(m0, tag);
       dt_case_end("clover blocks: Hermitian, inverse, log det");
@@ -606,6 +716,9 @@ int main(int argc, char **argv) {
   check_operators(-0.4, "hot");
   check_even_odd(-0.4, "hot");
   check_gauge_covariance(u, &bc, -0.4, "hot");
+#if HR_GPU_ENABLED
+  check_gpu_vs_cpu(-0.4, "hot");
+#endif
   dt_case_end("hot gauge field, Wilson: all identities");
   check_open_bc(u);
   dt_case_end("open boundary in time");
