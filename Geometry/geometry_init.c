@@ -179,6 +179,9 @@ void geometry_finalize(void) {
 
 int geometry_initialized(void) { return initialized; }
 
+static int generation = 0;
+int geometry_generation(void) { return generation; }
+
 void geometry_init(const geometry_params *p) {
   geometry_finalize();
   int nranks = 1;
@@ -223,6 +226,7 @@ void geometry_init(const geometry_params *p) {
     ZERO_COORD[mu] = COORD[mu] * LOC_SIZE[mu];
   }
   initialized = 1;
+  generation++;
   geometry_layout_build();
 
   lprintf("GEOMETRY", 10, "global lattice %dx%dx%dx%d, process grid %dx%dx%dx%d, local lattice %dx%dx%dx%d\n",

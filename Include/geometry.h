@@ -161,6 +161,9 @@ int master_index(int ix);
 int geometry_total_sites(void);
 /* Whether geometry_init has run. */
 int geometry_initialized(void);
+/* Number of geometry_init calls so far: data kept across calls (module temporaries) compares
+ * it to know whether it belongs to the current geometry. */
+int geometry_generation(void);
 /* Descriptor of the given parity (HR_PARITY_EVEN, _ODD or _BOTH). */
 const geometry_descriptor *geometry_of_parity(int parity);
 /* Number of buffers / copy ranges of `g` for a layout. */

@@ -6,7 +6,7 @@
 HR_MAIN_CONFIGURE="--enable-openmp"
 HR_MAIN_JOB="OMP_NUM_THREADS=2 ./Info/libhr_info -i \"$top/Info/input_file\""
 
-HR_ALL_BUILDS="su3-fund mpi-omp-su3-fund su2-adj-omp su4-2as su3-2s-mpi emulated-su3-fund install-pkgconfig distcheck"
+HR_ALL_BUILDS="su3-fund mpi-omp-su3-fund su2-adj-omp su4-2as su3-2s-mpi emulated-mpi-su3-fund install-pkgconfig distcheck"
 if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
   HR_ALL_BUILDS="$HR_ALL_BUILDS cuda-compile"
 else
@@ -20,7 +20,7 @@ hr_build_options() {
     su2-adj-omp)       echo "--with-ng=2 --with-repr=adj --enable-openmp";;
     su4-2as)           echo "--with-ng=4 --with-repr=2as";;
     su3-2s-mpi)        echo "--with-ng=3 --with-repr=2s --enable-mpi";;
-    emulated-su3-fund) echo "--with-ng=3 --with-repr=fund --enable-gpu=emulated --enable-openmp";;
+    emulated-mpi-su3-fund) echo "--with-ng=3 --with-repr=fund --enable-gpu=emulated --enable-openmp --enable-mpi";;
     install-pkgconfig) echo "--prefix=$root/install-pkgconfig/prefix";;
     distcheck)         echo "";;
     cuda-compile)      echo "--enable-gpu=cuda --with-cuda=${CUDA_HOME:-/usr/local/cuda}";;

@@ -25,6 +25,8 @@ static suNf *pack = NULL;
 static suNf_flt *pack_flt = NULL;
 static int pack_len = 0;
 static int dirac_overlap = 1;
+/* geometry_generation() the module's temporaries and clover fields were made for */
+static int made_for_geometry = -1;
 
 #if HR_GPU_ENABLED
 /* GPU path: the links rounded to single precision (all stored sites, with a device copy),
@@ -105,9 +107,15 @@ static const suNf *gpu_links(void) { return sync_gpu_suNf_field(links); }
 static const suNf_flt *gpu_links_flt(void) { return sync_gpu_suNf_field_flt(links_flt); }
 #endif
 
+static void dirac_release_fields(void);
+
 void dirac_set_gauge_field(const suNf_field *uf) {
   hr_assert(uf != NULL && uf->type == &glattice,
             "dirac_set_gauge_field: the links must live on glattice");
+  if (made_for_geometry != geometry_generation()) { /* a new geometry: drop old fields */
+    dirac_release_fields();
+    made_for_geometry = geometry_generation();
+  }
   links = uf;
   const int np = 8 * geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
   if (pack_len < np) {
@@ -167,9 +175,15 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_CLOVER_FIELD clover_block_field_flt
 #include "dirac_ops_template.c"
 
-void dirac_finalize(void) {
+/* Free the temporaries and clover fields (they live on the geometry they were made for). */
+static void dirac_release_fields(void) {
   tmp_field(-1, NULL);
   tmp_field_flt(-1, NULL);
+  clover_finalize();
+}
+
+void dirac_finalize(void) {
+  dirac_release_fields();
   free(pack);
   free(pack_flt);
   pack = NULL;
@@ -179,5 +193,4 @@ void dirac_finalize(void) {
 #if HR_GPU_ENABLED
   gpu_tables_free();
 #endif
-  clover_finalize();
 }

@@ -11,6 +11,9 @@
 #  3. a missing / both mass keys, an unknown key -> exit 2 with the key named on stderr;
 #     a missing or corrupt configuration -> exit 3 naming the file; mes:maxiter = 5 ->
 #     exit 5 with "did not converge" and no correlator printed.
+#  In builds of another theory than SU(3) the stored files are rejected (exit 3, "wrong gauge
+#  group" / "SU(3) fields only"), and steps 1-3 run on an 8^4 configuration of the build's own
+#  theory made by PureGauge/suN (hot start, a few heatbath steps) in HiRep format.
 # Exit: 0 pass, 1 fail, 77 skip (no stored configurations).
 prog=../../Spectrum/mk_mesons
 confs=${HR_SRCDIR:-../..}/../shared/data/stored_confs
@@ -33,6 +36,36 @@ mkdir -p $work
 fail=0
 note() { echo "$*"; }
 bad() { echo "FAIL: $*"; fail=1; }
+cfg=../../Include/hr_build_config.h
+su3=0
+grep -q '^#define NG 3$' $cfg && su3=1
+if [ $su3 -eq 0 ]; then
+  # the stored files are SU(3): they must be rejected; use a configuration of this theory
+  stored_pb=$pb_hirep
+  cat >$work/in_suN <<EOI
+GLB_T = 8
+GLB_X = 8
+GLB_Y = 8
+GLB_Z = 8
+beta = 3.0
+gauge start = hot
+seed = 4711
+nth = 0
+nsteps = 4
+nhb = 1
+nor = 1
+meas freq = 4
+save freq = 4
+conf dir = $work
+run name = own
+log:default = 0
+EOI
+  ../../PureGauge/suN -i $work/in_suN >$work/suN.out 2>&1 || bad "PureGauge/suN failed: $(cat $work/suN.out)"
+  pb_hirep=$work/own_n4
+  pb_oqcd=$pb_hirep
+  ob_oqcd=$pb_hirep
+  note "not SU(3): correlators of $pb_hirep (made by PureGauge/suN)"
+fi
 
 # input file: $1 = NP_T, $2 = NP_X, $3 = bc_t, $4 = mass line, $5 = csw, $6 = extra line
 mkinput() {
@@ -89,8 +122,7 @@ run 1 -i $work/in_ob "$ob_oqcd" >$work/ref_ob.out 2>$work/err || bad "mk_mesons 
 grep -q 'channel=pi C= ' $work/ref_hirep.out || bad "no pi channel line"
 compare $work/ref_hirep.out $work/ref_oqcd.out 0 || bad "HiRep and openQCD files of one configuration differ"
 note "single process: $(wc -l <$work/ref_hirep.out) channel lines per configuration"
-cfg=../../Include/hr_build_config.h
-if grep -q '^#define NG 3$' $cfg && grep -q '^#define HR_REPR_FUND 1$' $cfg; then
+if [ $su3 -eq 1 ] && grep -q '^#define HR_REPR_FUND 1$' $cfg; then
   compare "${HR_SRCDIR:-../..}/TestProgram/Inverters/mesons_reference_su3_fund.txt" \
     $work/ref_hirep.out 1e-10 || bad "correlators differ from mesons_reference_su3_fund.txt"
   note "correlators agree with mesons_reference_su3_fund.txt to 1e-10"
@@ -137,6 +169,9 @@ mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:precison = 1e-8" >$work/in_ty
 expect 2 "mes:precison" "misspelt key" -i $work/in_typo "$pb_hirep"
 expect 3 "no_such_configuration" "missing configuration" -i $work/in_pb "$work/no_such_configuration"
 head -c 100000 "$pb_hirep" >$work/truncated_conf
+if [ $su3 -eq 0 ]; then
+  expect 3 "SU(3)" "SU(3) file in another theory" -i $work/in_pb "$stored_pb"
+fi
 expect 3 "truncated_conf" "truncated configuration" -i $work/in_pb "$work/truncated_conf"
 expect 2 "no configuration" "no configuration argument" -i $work/in_pb
 mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:maxiter = 5" >$work/in_maxiter
