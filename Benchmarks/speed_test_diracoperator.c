@@ -21,25 +21,8 @@
 #include "dirac.h"
 #include "suN_random.h"
 
-static void *xalloc(size_t bytes) {
-  void *p = aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (p == NULL) hr_fatal(HR_EXIT_SETUP, "speed_test_diracoperator: cannot allocate %zu bytes", bytes);
-  memset(p, 0, bytes);
-  return p;
-}
-static spinor_field *new_spinor(const geometry_descriptor *g) {
-  spinor_field *f = xalloc(sizeof *f);
-  f->ptr = xalloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR) * sizeof(suNf_spinor));
-  f->type = g;
-  return f;
-}
-static spinor_field_flt *new_spinor_flt(const geometry_descriptor *g) {
-  spinor_field_flt *f = xalloc(sizeof *f);
-  f->ptr = xalloc((size_t)geometry_field_size(g, HR_LAYOUT_SPINOR) * sizeof(suNf_spinor_flt));
-  f->type = g;
-  return f;
-}
 static void fill_spinor(spinor_field *f, uint64_t draw) {
+  host_write_spinor_field(f);
   _OMP_MASTER_FOR(f->type, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -79,10 +62,11 @@ static double cpu_time(void) {
  * when the threads did not get their cores (a loaded machine). */
 static double time_op(const bench_op *op, int single, double m0, double min_time, int *calls,
                       double *cpu_share) {
-  spinor_field *in = new_spinor(op->in_g), *out = new_spinor(op->out_g);
-  spinor_field_flt *inf = new_spinor_flt(op->in_g), *outf = new_spinor_flt(op->out_g);
+  spinor_field *in = alloc_spinor_field(1, op->in_g), *out = alloc_spinor_field(1, op->out_g);
+  spinor_field_flt *inf = alloc_spinor_field_flt(1, op->in_g);
+  spinor_field_flt *outf = alloc_spinor_field_flt(1, op->out_g);
   fill_spinor(in, 1);
-  _MASTER_FOR(op->in_g, ix) suNf_spinor_to_flt(_FIELD_AT(in, ix), _FIELD_AT(inf, ix));
+  spinor_field_to_flt(inf, in);
   for (int w = 0; w < 2; w++) {
     if (single) op->flt(m0, outf, inf);
     else op->dbl(m0, out, in);
@@ -104,8 +88,10 @@ static double time_op(const bench_op *op, int single, double m0, double min_time
   } while (go);
   *cpu_share = (cpu_time() - c0) / (t * hr_nthreads());
   global_max(&t, 1);
-  free(in->ptr); free(in); free(out->ptr); free(out);
-  free(inf->ptr); free(inf); free(outf->ptr); free(outf);
+  free_spinor_field(in);
+  free_spinor_field(out);
+  free_spinor_field_flt(inf);
+  free_spinor_field_flt(outf);
   *calls = n;
   return t / n;
 }
@@ -128,11 +114,9 @@ int main(int argc, char **argv) {
   dirac_bc_print(&bc);
 
   /* smooth random gauge field U = exp(i 0.3 v_a T^a), keyed by global site */
-  suNg_field u = {0};
-  suNf_field uf = {0};
-  u.ptr = xalloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE) * sizeof(suNg));
-  uf.ptr = xalloc(4 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE) * sizeof(suNf));
-  u.type = uf.type = &glattice;
+  suNg_field *u = alloc_suNg_field(1, &glattice);
+  suNf_field *uf = alloc_suNf_field(1, &glattice);
+  host_write_suNg_field(u);
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -142,11 +126,11 @@ int main(int argc, char **argv) {
       suNg_algebra_vector v;
       suNg_algebra_vector_random(&st, &v);
       suNg_algebra_vector_scale(0.3, &v, &v);
-      suNg_exp(&v, _4FIELD_AT(&u, ix, mu));
+      suNg_exp(&v, _4FIELD_AT(u, ix, mu));
     }
   }
-  represent_gauge_field(&u, &bc, &uf);
-  dirac_set_gauge_field(&uf);
+  represent_gauge_field(u, &bc, uf);
+  dirac_set_gauge_field(uf);
 
   const double hop = (double)dirac_hop_flop_per_site();
   const double diag_flop = 24. * NF;              /* (4+m0) x + s r: scale and axpy */
@@ -209,8 +193,8 @@ int main(int argc, char **argv) {
               share < 0.9 ? ": machine loaded, timing pessimistic" : "", per_core);
     }
   dirac_finalize();
-  free(u.ptr);
-  free(uf.ptr);
+  free_suNg_field(u);
+  free_suNf_field(uf);
   hr_finalize();
   return 0;
 }

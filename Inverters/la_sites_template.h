@@ -121,33 +121,40 @@ HR_INLINE void LA_SITE_(cg_direction)(LA_ARGS_) {
 
 /* ------------------------------------------------------------------ reductions */
 
-/* sum_i x_i^2 over the real components, four interleaved partial sums. */
+/* sum_i x_i^2 over the real components (8 NF of them): eight interleaved partial sums, lane
+ * l summing the components i = l mod 8, so that the compiler can keep them in vector
+ * registers without reordering the sums (the summation order is fixed, on every backend). */
 HR_INLINE double HR_CAT(la_flat_sqnorm, LA_TAG)(const LA_SPINOR *s) {
   const LA_REAL *x = (const LA_REAL *)s;
-  double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i += 4) {
-    p0 += (double)x[i] * (double)x[i];
-    p1 += (double)x[i + 1] * (double)x[i + 1];
-    p2 += (double)x[i + 2] * (double)x[i + 2];
-    p3 += (double)x[i + 3] * (double)x[i + 3];
-  }
-  return (p0 + p1) + (p2 + p3);
+  double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  LA_UNROLL for (int i = 0; i < LA_NREAL_; i += 8)
+    LA_UNROLL for (int l = 0; l < 8; l++) p[l] += (double)x[i + l] * (double)x[i + l];
+  return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
 }
-/* sum conj(r) s over the complex components [first, last), two interleaved sums each. */
+/* sum conj(r) s over the complex components [first, last) (an even number of them): four
+ * interleaved sums each for the real and imaginary parts, lane l summing the components
+ * k = first + l mod 4 (a last pair goes to lanes 0 and 1); fixed order, vectorisable as in
+ * la_flat_sqnorm. */
 HR_INLINE void HR_CAT(la_flat_prod, LA_TAG)(const LA_SPINOR *r, const LA_SPINOR *s, int first,
                                              int last, double *re, double *im) {
   const LA_REAL *x = (const LA_REAL *)r, *y = (const LA_REAL *)s;
-  double re0 = 0, re1 = 0, im0 = 0, im1 = 0;
-  LA_UNROLL for (int k = first; k < last; k += 2) {
-    const double xr0 = x[2 * k], xi0 = x[2 * k + 1], yr0 = y[2 * k], yi0 = y[2 * k + 1];
-    const double xr1 = x[2 * k + 2], xi1 = x[2 * k + 3], yr1 = y[2 * k + 2], yi1 = y[2 * k + 3];
-    re0 += xr0 * yr0 + xi0 * yi0;
-    im0 += xr0 * yi0 - xi0 * yr0;
-    re1 += xr1 * yr1 + xi1 * yi1;
-    im1 += xr1 * yi1 - xi1 * yr1;
+  double pr[4] = {0, 0, 0, 0}, pi[4] = {0, 0, 0, 0};
+  int k = first;
+  LA_UNROLL for (; k + 4 <= last; k += 4)
+    LA_UNROLL for (int l = 0; l < 4; l++) {
+      const double xr = x[2 * (k + l)], xi = x[2 * (k + l) + 1];
+      const double yr = y[2 * (k + l)], yi = y[2 * (k + l) + 1];
+      pr[l] += xr * yr + xi * yi;
+      pi[l] += xr * yi - xi * yr;
+    }
+  for (int l = 0; k + l < last; l++) {
+    const double xr = x[2 * (k + l)], xi = x[2 * (k + l) + 1];
+    const double yr = y[2 * (k + l)], yi = y[2 * (k + l) + 1];
+    pr[l] += xr * yr + xi * yi;
+    pi[l] += xr * yi - xi * yr;
   }
-  *re = re0 + re1;
-  *im = im0 + im1;
+  *re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
+  *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
 }
 
 HR_INLINE void LA_SITE_(sqnorm)(LA_ARGS_, double *out) {
