@@ -4,7 +4,7 @@
 
 # Main job of "quickstart.sh run": configure options and command (run in the build tree).
 HR_MAIN_CONFIGURE="--enable-openmp"
-HR_MAIN_JOB="OMP_NUM_THREADS=2 ./Info/libhr_info -i \"$top/Info/input_file\""
+HR_MAIN_JOB="OMP_NUM_THREADS=2 ./PureGauge/suN -i \"$top/PureGauge/input_file\""
 
 HR_ALL_BUILDS="su3-fund mpi-omp-su3-fund su2-adj-omp su4-2as su3-2s-mpi emulated-mpi-su3-fund install-pkgconfig distcheck"
 if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
