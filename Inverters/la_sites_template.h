@@ -122,8 +122,52 @@ HR_INLINE void LA_SITE_(cg_direction)(LA_ARGS_) {
 /* ------------------------------------------------------------------ reductions */
 
 /* sum_i x_i^2 over the real components (8 NF of them): eight interleaved partial sums, lane
- * l summing the components i = l mod 8, so that the compiler can keep them in vector
- * registers without reordering the sums (the summation order is fixed, on every backend). */
+ * l summing the components i = l mod 8, combined as ((0+1)+(2+3))+((4+5)+(6+7)); a fixed
+ * order on every backend. */
+#if LA_SIMD
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi" /* always inlined: no vector crosses a call */
+#endif
+HR_INLINE double HR_CAT(la_flat_sqnorm, LA_TAG)(const LA_SPINOR *s) {
+  const LA_REAL *x = (const LA_REAL *)s;
+  la_v4d p0 = {0, 0, 0, 0}, p1 = {0, 0, 0, 0}; /* lanes 0-3 and 4-7 */
+  LA_UNROLL for (int i = 0; i < LA_NREAL_; i += 8) {
+    const la_v4d a = {x[i], x[i + 1], x[i + 2], x[i + 3]};
+    const la_v4d b = {x[i + 4], x[i + 5], x[i + 6], x[i + 7]};
+    p0 += a * a;
+    p1 += b * b;
+  }
+  return ((p0[0] + p0[1]) + (p0[2] + p0[3])) + ((p1[0] + p1[1]) + (p1[2] + p1[3]));
+}
+/* sum conj(r) s over the complex components [first, last) (an even number of them): four
+ * interleaved sums each for the real and imaginary parts, lane l summing the components
+ * k = first + l mod 4 (a last pair goes to lanes 0 and 1); fixed order as above. */
+HR_INLINE void HR_CAT(la_flat_prod, LA_TAG)(const LA_SPINOR *r, const LA_SPINOR *s, int first,
+                                             int last, double *re, double *im) {
+  const LA_REAL *x = (const LA_REAL *)r, *y = (const LA_REAL *)s;
+  la_v4d pr = {0, 0, 0, 0}, pi = {0, 0, 0, 0};
+  int k = first;
+  LA_UNROLL for (; k + 4 <= last; k += 4) {
+    const LA_REAL *u = x + 2 * k, *v = y + 2 * k;
+    const la_v4d xr = {u[0], u[2], u[4], u[6]}, xi = {u[1], u[3], u[5], u[7]};
+    const la_v4d yr = {v[0], v[2], v[4], v[6]}, yi = {v[1], v[3], v[5], v[7]};
+    pr += xr * yr + xi * yi;
+    pi += xr * yi - xi * yr;
+  }
+  for (int l = 0; k + l < last; l++) {
+    const double xr = x[2 * (k + l)], xi = x[2 * (k + l) + 1];
+    const double yr = y[2 * (k + l)], yi = y[2 * (k + l) + 1];
+    pr[l] += xr * yr + xi * yi;
+    pi[l] += xr * yi - xi * yr;
+  }
+  *re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
+  *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#else
 HR_INLINE double HR_CAT(la_flat_sqnorm, LA_TAG)(const LA_SPINOR *s) {
   const LA_REAL *x = (const LA_REAL *)s;
   double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -131,10 +175,6 @@ HR_INLINE double HR_CAT(la_flat_sqnorm, LA_TAG)(const LA_SPINOR *s) {
     LA_UNROLL for (int l = 0; l < 8; l++) p[l] += (double)x[i + l] * (double)x[i + l];
   return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
 }
-/* sum conj(r) s over the complex components [first, last) (an even number of them): four
- * interleaved sums each for the real and imaginary parts, lane l summing the components
- * k = first + l mod 4 (a last pair goes to lanes 0 and 1); fixed order, vectorisable as in
- * la_flat_sqnorm. */
 HR_INLINE void HR_CAT(la_flat_prod, LA_TAG)(const LA_SPINOR *r, const LA_SPINOR *s, int first,
                                              int last, double *re, double *im) {
   const LA_REAL *x = (const LA_REAL *)r, *y = (const LA_REAL *)s;
@@ -156,6 +196,7 @@ HR_INLINE void HR_CAT(la_flat_prod, LA_TAG)(const LA_SPINOR *r, const LA_SPINOR 
   *re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
   *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
 }
+#endif
 
 HR_INLINE void LA_SITE_(sqnorm)(LA_ARGS_, double *out) {
   LA_UNUSED_;
