@@ -195,6 +195,34 @@ void hr_tune_reset(void);
 /* Print the decided block sizes (kernel, n, block size, best time) to the log. */
 void hr_tune_report(void);
 
+/* ------------------------------------------------------------------ device site tables */
+
+/* Where the stored indices of a geometry live in the device layout, for kernels that read
+ * other sites than their own (neighbours, halo): for element e = ix - shift of a field on the
+ * geometry, off[e] is the element where its piece (master or receive buffer) starts and len[e]
+ * the piece length; the site is entry e - off[e] of that piece. Copies map to their master's
+ * piece; -1 where the geometry stores nothing. Device memory (GPU builds). */
+typedef struct {
+  const int *off, *len;
+  int shift; /* master_shift of the geometry */
+} hr_gpu_sites;
+/* Element of index ix in table tab: declares e_ (element), off_ (piece start), len_ (piece
+ * length) for read_gpu_* / write_gpu_*(len_, ..., block + off_, e_ - off_, comp). */
+#define HR_GPU_SITE_AT(tab, ix, e_, off_, len_)                                                \
+  const int e_ = (ix) - (tab).shift;                                                           \
+  const int off_ = (tab).off[e_];                                                              \
+  const int len_ = (tab).len[e_]
+
+/* The tables of glattice, glat_even or glat_odd, and device copies of hr_iup, hr_idn and
+ * hr_ipt: built on first use for the current geometry, rebuilt when it changes (GPU builds
+ * only). */
+hr_gpu_sites hr_gpu_sites_of(const geometry_descriptor *g);
+const int *hr_gpu_iup(void);
+const int *hr_gpu_idn(void);
+const int *hr_gpu_ipt(void);
+/* Free the tables (rebuilt on the next use; nothing to do in CPU builds). */
+void hr_gpu_sites_release(void);
+
 /* ------------------------------------------------------------------ device memory */
 
 /* Allocate device memory (emulated: host memory aligned to 64 bytes); stops the program when

@@ -2,10 +2,14 @@
  * temporal, spatial; plain and with HiRep's open-boundary weights), the openQCD plaquette
  * sum, the Polyakov loop, and at zero flow time the clover-leaf action density E and the
  * topological charge Q with openQCD's definitions (Doc/archives_and_observables.md).
- * Every function reads the host copy of u (made current first) including its halo (gauge
- * layout, edges included): exchange the host halo after changing u (the archive readers and
- * the update functions of LibHR leave it current). Results are
- * global (summed over all processes) and every process gets them. CPU path. */
+ * Backends (linear_algebra_backend(), linear_algebra.h): the CPU path reads the host copy of
+ * u (made current first) including its halo (gauge layout, edges included): exchange the
+ * host halo after changing u (the archive readers and the update functions of LibHR leave it
+ * current). The GPU path (default in GPU builds) brings the device copy up to date and
+ * exchanges its halo on the device itself (afterwards the device copy is the current one),
+ * then runs one kernel per piece. Both paths evaluate the same per-site functions and sum
+ * exactly: they agree bit for bit in the emulated backend, to rounding with CUDA. Results are
+ * global (summed over all processes) and every process gets them. */
 #ifndef OBSERVABLES_H
 #define OBSERVABLES_H
 

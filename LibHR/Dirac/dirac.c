@@ -1,6 +1,6 @@
 /* dirac.c -- module state of the Dirac operators (links packed for the CPU hopping loop in
- * both precisions; in GPU builds the single-precision links with a device copy and the device
- * site and neighbour tables of the GPU path; the overlap switch) and the operators of dirac.h
+ * both precisions; in GPU builds the single-precision links with a device copy; the overlap
+ * switch) and the operators of dirac.h
  * in double and single precision, instantiated from dirac_ops_template.c on the per-site
  * kernels of dirac_site.h. */
 #include "dirac.h"
@@ -29,51 +29,17 @@ static int dirac_overlap = 1;
 static int made_for_geometry = -1;
 
 #if HR_GPU_ENABLED
-/* GPU path: the links rounded to single precision (all stored sites, with a device copy),
- * device site tables of glattice, glat_even, glat_odd (dirac_gpu.h) and neighbour tables. */
+/* GPU path: the links rounded to single precision (all stored sites, with a device copy). */
 static suNf_field_flt *links_flt = NULL;
-static int *dev_tab[3] = {NULL, NULL, NULL};
-static int *dev_iup = NULL, *dev_idn = NULL;
 
-/* Device table of geometry g: off[] then len[] for its gsize_gauge stored elements. */
-static int *site_table_build(const geometry_descriptor *g) {
-  const int n = g->gsize_gauge;
-  int *t = malloc(2 * (size_t)n * sizeof(int));
-  if (t == NULL) hr_error("out of memory for the GPU site tables");
-  for (int e = 0; e < 2 * n; e++) t[e] = -1;
-  for (int p = 0; p < g->total_gauge_master_pieces; p++)
-    for (int ix = g->master_start[p]; ix <= g->master_end[p]; ix++) {
-      t[ix - g->master_shift] = g->master_start[p] - g->master_shift;
-      t[n + ix - g->master_shift] = g->master_end[p] - g->master_start[p] + 1;
-    }
-  int *d = hr_gpu_alloc(2 * (size_t)n * sizeof(int));
-  hr_gpu_copy_to_device(d, t, 2 * (size_t)n * sizeof(int));
-  free(t);
-  return d;
-}
-
-static void gpu_tables_free(void) {
-  for (int k = 0; k < 3; k++) {
-    hr_gpu_free(dev_tab[k]);
-    dev_tab[k] = NULL;
-  }
-  hr_gpu_free(dev_iup);
-  hr_gpu_free(dev_idn);
-  dev_iup = dev_idn = NULL;
+static void gpu_links_free(void) {
   free_suNf_field_flt(links_flt);
   links_flt = NULL;
 }
 
-/* (Re)build the tables for the current geometry and round the links to single precision. */
-static void gpu_state_build(const suNf_field *uf) {
-  gpu_tables_free();
-  const geometry_descriptor *g[3] = {&glattice, &glat_even, &glat_odd};
-  for (int k = 0; k < 3; k++) dev_tab[k] = site_table_build(g[k]);
-  const size_t nn = 4 * (size_t)geometry_total_sites() * sizeof(int);
-  dev_iup = hr_gpu_alloc(nn);
-  dev_idn = hr_gpu_alloc(nn);
-  hr_gpu_copy_to_device(dev_iup, hr_iup, nn);
-  hr_gpu_copy_to_device(dev_idn, hr_idn, nn);
+/* Round the links to single precision for the GPU path. */
+static void gpu_links_build(const suNf_field *uf) {
+  gpu_links_free();
   links_flt = alloc_suNf_field_flt(1, &glattice);
   const suNf *u = sync_host_suNf_field(uf);
   suNf_flt *uflt = host_write_suNf_field_flt(links_flt);
@@ -81,26 +47,17 @@ static void gpu_state_build(const suNf_field *uf) {
   for (int k = 0; k < n; k++) suNf_to_flt(u + k, uflt + k);
 }
 
-static dirac_gpu_sites sites_of(const geometry_descriptor *g) {
-  const int k = g == &glattice ? 0 : (g == &glat_even ? 1 : 2);
-  dirac_gpu_sites s;
-  s.off = dev_tab[k];
-  s.len = dev_tab[k] + g->gsize_gauge;
-  s.shift = g->master_shift;
-  return s;
-}
-
-/* Arguments of a GPU application from fields on ig to fields on og (tables filled, the rest
- * zero: the caller sets fields and coefficients). */
+/* Arguments of a GPU application from fields on ig to fields on og (site and neighbour
+ * tables filled, the rest zero: the caller sets fields and coefficients). */
 static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
                                          const geometry_descriptor *ig) {
   dirac_gpu_args a;
   memset(&a, 0, sizeof a);
-  a.osites = sites_of(og);
-  a.isites = sites_of(ig);
-  a.usites = sites_of(&glattice);
-  a.iup = dev_iup;
-  a.idn = dev_idn;
+  a.osites = hr_gpu_sites_of(og);
+  a.isites = hr_gpu_sites_of(ig);
+  a.usites = hr_gpu_sites_of(&glattice);
+  a.iup = hr_gpu_iup();
+  a.idn = hr_gpu_idn();
   return a;
 }
 static const suNf *gpu_links(void) { return sync_gpu_suNf_field(links); }
@@ -137,7 +94,7 @@ void dirac_set_gauge_field(const suNf_field *uf) {
     for (int k = 0; k < 8; k++) suNf_to_flt(pack + 8 * (ix - sh) + k, pack_flt + 8 * (ix - sh) + k);
   }
 #if HR_GPU_ENABLED
-  gpu_state_build(uf);
+  gpu_links_build(uf);
 #endif
   clover_links_changed();
 }
@@ -191,6 +148,7 @@ void dirac_finalize(void) {
   pack_len = 0;
   links = NULL;
 #if HR_GPU_ENABLED
-  gpu_tables_free();
+  gpu_links_free();
 #endif
+  hr_gpu_sites_release();
 }

@@ -12,12 +12,6 @@
 #include "dirac_site.h"
 #include "gpu.h"
 
-/* Piece block and entry of the stored site with index ix in a table. */
-#define DGPU_AT_(tab, ix, e_, off_, len_)                                                      \
-  const int e_ = (ix) - (tab).shift;                                                           \
-  const int off_ = (tab).off[e_];                                                              \
-  const int len_ = (tab).len[e_]
-
 #define DGPU_SFX
 #define DGPU_SPINOR suNf_spinor
 #define DGPU_MAT suNf

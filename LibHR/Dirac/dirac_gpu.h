@@ -6,19 +6,11 @@
 #define DIRAC_GPU_H
 
 #include "geometry.h"
+#include "gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Where a stored site of a field lives in the device layout: for element e = ix -
- * master_shift of a field on the geometry, off[e] is the element where its piece starts and
- * len[e] the piece length (the site is entry e - off[e] of that piece); -1 where the geometry
- * stores nothing. Device memory, one table per geometry (glattice, glat_even, glat_odd). */
-typedef struct {
-  const int *off, *len;
-  int shift; /* master_shift of the geometry */
-} dirac_gpu_sites;
 
 /* One application on device copies (pointers to element 0 of each field's device copy). */
 typedef struct {
@@ -28,7 +20,7 @@ typedef struct {
                             geometry), else NULL */
   const void *u;         /* represented links on glattice (hopping) */
   const void *cl;        /* clover blocks or inverses on glattice, or NULL (number diag) */
-  dirac_gpu_sites osites, isites, usites; /* tables of out's, in's and glattice's geometry */
+  hr_gpu_sites osites, isites, usites; /* site tables of out's, in's and glattice's geometry */
   const int *iup, *idn;  /* device copies of the neighbour tables */
   int mode, g5;          /* dirac_hop_mode, multiply by gamma5 at the end */
   double s, diag;        /* hopping factor; diagonal number when cl is NULL */

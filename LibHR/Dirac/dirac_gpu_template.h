@@ -18,20 +18,20 @@ HR_KERNEL(DGPU_(dirac_hop_kernel), dirac_gpu_args a, int first, int n) {
       DGPU_MAT uup[4], udn[4];
       const DGPU_SPINOR *pup[4], *pdn[4];
       const DGPU_MAT *qup[4], *qdn[4];
-      DGPU_AT_(a.usites, ix, ex, ux_off, ux_len);
+      HR_GPU_SITE_AT(a.usites, ix, ex, ux_off, ux_len);
       for (int mu = 0; mu < 4; mu++) {
         const int iy = a.iup[4 * ix + mu], iz = a.idn[4 * ix + mu];
         {
-          DGPU_AT_(a.isites, iy, e, off, len);
+          HR_GPU_SITE_AT(a.isites, iy, e, off, len);
           DGPU_RD_(DGPU_SPINOR)(len, &sup[mu], in + off, e - off, 0);
         }
         {
-          DGPU_AT_(a.isites, iz, e, off, len);
+          HR_GPU_SITE_AT(a.isites, iz, e, off, len);
           DGPU_RD_(DGPU_SPINOR)(len, &sdn[mu], in + off, e - off, 0);
         }
         DGPU_RD_(DGPU_MAT)(ux_len, &uup[mu], u + 4 * ux_off, ex - ux_off, mu);
         {
-          DGPU_AT_(a.usites, iz, e, off, len);
+          HR_GPU_SITE_AT(a.usites, iz, e, off, len);
           DGPU_RD_(DGPU_MAT)(len, &udn[mu], u + 4 * off, e - off, mu);
         }
         pup[mu] = &sup[mu];
@@ -41,7 +41,7 @@ HR_KERNEL(DGPU_(dirac_hop_kernel), dirac_gpu_args a, int first, int n) {
       }
       DGPU_SPINOR r, o, xv;
       DGPU_(dirac_site_hop)(pup, pdn, qup, qdn, &r);
-      DGPU_AT_(a.osites, ix, eo, o_off, o_len);
+      HR_GPU_SITE_AT(a.osites, ix, eo, o_off, o_len);
       if (a.x != NULL) DGPU_RD_(DGPU_SPINOR)(o_len, &xv, (const DGPU_SPINOR *)a.x + o_off, eo - o_off, 0);
       const DGPU_SPINOR *px = a.x != NULL ? &xv : NULL;
       if (a.cl != NULL) {
@@ -62,11 +62,11 @@ HR_KERNEL(DGPU_(dirac_diag_kernel), dirac_gpu_args a, int first, int n) {
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
       const int ix = first + i;
-      DGPU_AT_(a.osites, ix, eo, o_off, o_len);
+      HR_GPU_SITE_AT(a.osites, ix, eo, o_off, o_len);
       DGPU_SPINOR v, o;
       DGPU_RD_(DGPU_SPINOR)(o_len, &v, (const DGPU_SPINOR *)a.in + o_off, eo - o_off, 0);
       if (a.cl != NULL) {
-        DGPU_AT_(a.usites, ix, ex, ux_off, ux_len);
+        HR_GPU_SITE_AT(a.usites, ix, ex, ux_off, ux_len);
         DGPU_CLOVER c;
         DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a.cl + ux_off, ex - ux_off, 0);
         DGPU_(dirac_site_diag)(a.g5, (DGPU_REAL)a.diag, &c, &v, &o);

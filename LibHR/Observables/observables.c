@@ -1,18 +1,24 @@
-/* observables.c -- plaquettes, Polyakov loop and the clover-leaf E and Q of a gauge field
- * (CPU path, OpenMP over sites, global sums over processes). Definitions: observables.h
- * and Doc/archives_and_observables.md. */
+/* observables.c -- plaquettes, Polyakov loop and the clover-leaf E and Q of a gauge field:
+ * the CPU path (OpenMP over sites of the host copy) and the host side of the GPU path
+ * (observables_gpu.c: kernels over the device copy, one launch per piece), chosen by
+ * linear_algebra_backend(). Both evaluate the per-site functions of observables_sites.h,
+ * write one value per site and sum the values with the same exact summation, so the two
+ * paths give the same results bit for bit where the compilers make the same floating-point
+ * operations. Definitions: observables.h and Doc/archives_and_observables.md. */
 #include "observables.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "communications.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hr_error.h"
+#include "linear_algebra.h"
+#include "observables_gpu.h"
+#include "observables_sites.h"
 #include "suN.h"
-
-#define HR_PI 3.14159265358979323846
-
 /* ------------------------------------------------------------------ reproducible sums */
 
 /* Sums over sites are exact and so independent of the order of summation (threads, process
@@ -67,136 +73,149 @@ static double exact_global_sum(const double *v, long n) {
   return (((s[3] * 0x1p-22 + s[2]) * 0x1p-22 + s[1]) * 0x1p-22 + s[0]) * 0x1p-12;
 }
 
-/* Zeroed array of one double per stored site of u's geometry, indexed by ix - master_shift. */
-static double *site_values_new(const suNg_field *u, long *n) {
+/* k zeroed arrays (one allocation) of n doubles, one per stored site of u's geometry, indexed
+ * by ix - master_shift. */
+static double *site_values_new(const suNg_field *u, int k, long *n) {
   *n = geometry_field_size(u->type, HR_LAYOUT_GAUGE);
-  double *v = calloc((size_t)*n, sizeof *v);
-  if (v == NULL) hr_error("out of memory (%ld doubles)", *n);
+  double *v = (double *)calloc((size_t)k * (size_t)*n, sizeof *v);
+  if (v == NULL) hr_error("out of memory (%ld doubles)", (long)k * *n);
   return v;
 }
 #define SITE_VALUE(v, u, ix) ((v)[(ix) - (u)->type->master_shift])
 
-/* ------------------------------------------------------------------ per-site mathematics */
+/* ------------------------------------------------------------------ site tables */
 
-/* Link U_mu(ix) of u. */
-#define LINK(u, ix, mu) ((const suNg *)_4FIELD_AT(u, ix, mu))
+/* Tables of the current geometry (rebuilt when geometry_generation() changes): the global
+ * time of every stored element of glattice (host), and in GPU builds its device copy plus
+ * device scratch for the per-site values; the piece and neighbour tables of the device side
+ * are the shared ones of gpu.h (hr_gpu_sites_of, hr_gpu_iup, ...). */
+static struct {
+  int generation; /* geometry_generation() the tables belong to; -1: none */
+  int n;          /* stored elements of glattice (gsize_gauge) */
+  int *time;      /* host: global time of element e */
+#if HR_GPU_ENABLED
+  int *dev_time;
+  double *dev_values; /* 3 n doubles */
+#endif
+} tab = {-1, 0, NULL
+#if HR_GPU_ENABLED
+         ,
+         NULL, NULL
+#endif
+};
 
-/* Re tr(a b^+) = sum_ij Re(a_ij conj(b_ij)). */
-static inline double suNg_re_trace_mul_dag(const suNg *a, const suNg *b) {
-  double s = 0.0;
-  for (int i = 0; i < NG * NG; ++i)
-    s += creal(a->c[i]) * creal(b->c[i]) + cimag(a->c[i]) * cimag(b->c[i]);
-  return s;
+static void tables_free(void) {
+  free(tab.time);
+  tab.time = NULL;
+#if HR_GPU_ENABLED
+  hr_gpu_free(tab.dev_time);
+  hr_gpu_free(tab.dev_values);
+  tab.dev_time = NULL;
+  tab.dev_values = NULL;
+#endif
+  tab.generation = -1;
+  tab.n = 0;
 }
 
-/* Re tr of the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+. */
-static inline double plaquette_re_trace(const suNg_field *u, int ix, int mu, int nu) {
-  suNg a, b;
-  suNg_mul(LINK(u, ix, mu), LINK(u, iup(ix, mu), nu), &a);
-  suNg_mul(LINK(u, ix, nu), LINK(u, iup(ix, nu), mu), &b);
-  return suNg_re_trace_mul_dag(&a, &b);
-}
-
-/* Global time coordinate of the master site ix. */
-static inline int global_time(int ix) {
-  int x[4];
-  local_coordinates(ix, x);
-  return x[0] + ZERO_COORD[0];
-}
-
-/* Q_{mu nu}(x): the sum of the four plaquette leaves in the (mu, nu) plane that start and end
- * at x, counter-clockwise. */
-static void clover_leaves(const suNg_field *u, int ix, int mu, int nu, suNg *q) {
-  const int xpm = iup(ix, mu), xmm = idn(ix, mu), xpn = iup(ix, nu), xmn = idn(ix, nu);
-  const int xmm_pn = idn(xpn, mu), xmm_mn = idn(xmn, mu), xpm_mn = idn(xpm, nu);
-  suNg a, b, leaf;
-  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  suNg_mul(LINK(u, ix, mu), LINK(u, xpm, nu), &a);
-  suNg_mul(LINK(u, ix, nu), LINK(u, xpn, mu), &b);
-  suNg_mul_dag(&a, &b, q);
-  /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  suNg_mul_dag(LINK(u, ix, nu), LINK(u, xmm_pn, mu), &a);
-  suNg_mul_dag(&a, LINK(u, xmm, nu), &b);
-  suNg_mul(&b, LINK(u, xmm, mu), &leaf);
-  suNg_add(q, &leaf, q);
-  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  suNg_mul(LINK(u, xmm_mn, nu), LINK(u, xmm, mu), &a);  /* U_nu(x-mu-nu) U_mu(x-mu) */
-  suNg_mul(LINK(u, xmm_mn, mu), LINK(u, xmn, nu), &b);  /* U_mu(x-mu-nu) U_nu(x-nu) */
-  suNg_dag_mul(&a, &b, &leaf);
-  suNg_add(q, &leaf, q);
-  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
-  suNg_dag_mul(LINK(u, xmn, nu), LINK(u, xmn, mu), &a);
-  suNg_mul(&a, LINK(u, xpm_mn, nu), &b);
-  suNg_mul_dag(&b, LINK(u, ix, mu), &leaf);
-  suNg_add(q, &leaf, q);
-}
-
-/* F_{mu nu}(x): the traceless part of (Q - Q^+)/8 (antihermitian). */
-static void clover_field_strength(const suNg_field *u, int ix, int mu, int nu, suNg *f) {
-  suNg q, qd;
-  clover_leaves(u, ix, mu, nu, &q);
-  suNg_dagger(&q, &qd);
-  suNg_sub(&q, &qd, f);
-  suNg_scale(0.125, f, f);
-  const hr_complex tr = suNg_trace(f) / (double)NG;
-  for (int i = 0; i < NG; ++i)
-    f->c[i * NG + i] -= tr;
-}
-
-/* Re tr(a b). */
-static inline double suNg_re_trace_mul(const suNg *a, const suNg *b) {
-  double s = 0.0;
-  for (int i = 0; i < NG; ++i)
-    for (int k = 0; k < NG; ++k)
-      s += creal(hr_cmul(a->c[i * NG + k], b->c[k * NG + i]));
-  return s;
-}
-
-/* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]
- * (openQCD: F^a = -2 tr(F T^a) with antihermitian T^a, so sum_a F^a G^a = -2 tr(F G)). */
-static void clover_density(const suNg_field *u, int ix, double *e, double *q) {
-  suNg f[4][4];
-  static const int planes[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-  double es = 0.0;
-  for (int p = 0; p < 6; ++p) {
-    const int mu = planes[p][0], nu = planes[p][1];
-    clover_field_strength(u, ix, mu, nu, &f[mu][nu]);
-    es -= suNg_re_trace_mul(&f[mu][nu], &f[mu][nu]);
+/* Make the tables belong to the current geometry. */
+static void tables_update(void) {
+  hr_assert(geometry_initialized(), "gauge observables called before geometry_init");
+  if (tab.generation == geometry_generation()) return;
+  tables_free();
+  const geometry_descriptor *g = &glattice;
+  const int n = g->gsize_gauge;
+  tab.n = n;
+  tab.time = malloc((size_t)n * sizeof(int));
+  if (tab.time == NULL) hr_error("out of memory for the observables' site tables");
+  for (int e = 0; e < n; ++e) {
+    int x[4];
+    global_coordinates(e + g->master_shift, x);
+    tab.time[e] = x[0];
   }
-  /* F31 = -F13 */
-  const double s = suNg_re_trace_mul(&f[0][1], &f[2][3]) - suNg_re_trace_mul(&f[0][2], &f[1][3]) +
-                   suNg_re_trace_mul(&f[0][3], &f[1][2]);
-  *e = es;
-  *q = -2.0 * s / (8.0 * HR_PI * HR_PI);
+#if HR_GPU_ENABLED
+  tab.dev_time = (int *)hr_gpu_alloc((size_t)n * sizeof(int));
+  hr_gpu_copy_to_device(tab.dev_time, tab.time, (size_t)n * sizeof(int));
+  tab.dev_values = (double *)hr_gpu_alloc(3 * (size_t)n * sizeof(double));
+#endif
+  tab.generation = geometry_generation();
 }
+
+/* Whether the calls run on the GPU path (linear_algebra_backend(), GPU builds only). */
+static int use_gpu(void) { return HR_GPU_ENABLED && linear_algebra_backend() == LA_BACKEND_GPU; }
+
+/* View of the host copy of u (made current first). */
+static obs_gauge_view host_view(const suNg_field *u) {
+  hr_assert(u->type == &glattice, "gauge observables: the links must live on glattice");
+  tables_update();
+  obs_gauge_view v;
+  v.host = sync_host_suNg_field(u);
+  v.dev = NULL;
+  v.off = v.len = NULL;
+  v.time = tab.time;
+  v.iup = hr_iup;
+  v.idn = hr_idn;
+  v.shift = glattice.master_shift;
+  v.glb_t = GLB_T;
+  return v;
+}
+
+#if HR_GPU_ENABLED
+/* View of the device copy of u (made current first); with halo, the device halo is refreshed
+ * from the device masters (device exchange; the host halo is then stale). */
+static obs_gauge_view device_view(const suNg_field *u, int halo) {
+  hr_assert(u->type == &glattice, "gauge observables: the links must live on glattice");
+  tables_update();
+  sync_gpu_suNg_field(u);
+  if (halo) {
+    /* the exchange changes only the halo, which stands for values u already has */
+    suNg_field *w = (suNg_field *)(uintptr_t)u;
+    start_sendrecv_suNg_field(w);
+    complete_sendrecv_suNg_field(w);
+  }
+  obs_gauge_view v;
+  v.host = NULL;
+  v.dev = u->gpu_ptr;
+  const hr_gpu_sites sites = hr_gpu_sites_of(&glattice);
+  v.off = sites.off;
+  v.len = sites.len;
+  v.time = tab.dev_time;
+  v.iup = hr_gpu_iup();
+  v.idn = hr_gpu_idn();
+  v.shift = glattice.master_shift;
+  v.glb_t = GLB_T;
+  return v;
+}
+
+/* Host copy of k arrays of n per-site values from the device scratch (zeroed by the caller
+ * where no site writes), as site_values_new would give them. */
+static double *device_values_to_host(int k, long n) {
+  double *h = malloc((size_t)k * (size_t)n * sizeof(double));
+  if (h == NULL) hr_error("out of memory (%ld doubles)", (long)k * n);
+  hr_gpu_copy_to_host(h, tab.dev_values, (size_t)k * (size_t)n * sizeof(double));
+  return h;
+}
+#endif
 
 /* ------------------------------------------------------------------ plaquettes */
 
-/* Weight of plaquette (mu, nu) at global time t with open time boundaries (HiRep and
- * openQCD agree on these): space-like at t = 0 or GLB_T-1: 1/2, time-like at GLB_T-1: 0. */
-static inline double open_bc_weight(int t, int mu) {
-  if (mu == 0) return t == GLB_T - 1 ? 0.0 : 1.0;
-  return (t == 0 || t == GLB_T - 1) ? 0.5 : 1.0;
-}
-
-/* Which plaquettes a sum takes, and how they are weighed. */
-enum { PLAQ_ALL, PLAQ_TEMPORAL, PLAQ_SPATIAL, PLAQ_OPEN_BC };
-
-/* Exact global sum of (weighted) Re tr P over the selected plaquettes. */
+/* Exact global sum of (weighted) Re tr P over the plaquettes that `which` (OBS_PLAQ_*)
+ * selects. */
 static double plaquette_sum(const suNg_field *u, int which) {
-  sync_host_suNg_field(u);
   long n;
-  double *v = site_values_new(u, &n);
-  _OMP_MASTER_FOR(u->type, ix) {
-    const int t = which == PLAQ_OPEN_BC ? global_time(ix) : 0;
-    double s = 0.0;
-    for (int mu = 0; mu < 4; ++mu)
-      for (int nu = mu + 1; nu < 4; ++nu) {
-        if ((which == PLAQ_TEMPORAL && mu != 0) || (which == PLAQ_SPATIAL && mu == 0)) continue;
-        const double w = which == PLAQ_OPEN_BC ? open_bc_weight(t, mu) : 1.0;
-        if (w != 0.0) s += w * plaquette_re_trace(u, ix, mu, nu);
-      }
-    SITE_VALUE(v, u, ix) = s;
+  double *v;
+#if HR_GPU_ENABLED
+  if (use_gpu()) {
+    const obs_gauge_view dv = device_view(u, 1);
+    n = tab.n;
+    hr_gpu_zero(tab.dev_values, (size_t)n * sizeof(double));
+    obs_gpu_plaquettes(&dv, u->type, which, tab.dev_values);
+    v = device_values_to_host(1, n);
+  } else
+#endif
+  {
+    const obs_gauge_view hv = host_view(u);
+    v = site_values_new(u, 1, &n);
+    _OMP_MASTER_FOR(u->type, ix) { SITE_VALUE(v, u, ix) = obs_site_plaquettes(&hv, ix, which); }
   }
   const double sum = exact_global_sum(v, n);
   free(v);
@@ -205,68 +224,75 @@ static double plaquette_sum(const suNg_field *u, int which) {
 
 void avr_plaquette_parts(const suNg_field *u, double *temporal, double *spatial) {
   const double norm = 3.0 * NG * (double)GLB_VOLUME;
-  *temporal = plaquette_sum(u, PLAQ_TEMPORAL) / norm;
-  *spatial = plaquette_sum(u, PLAQ_SPATIAL) / norm;
+  *temporal = plaquette_sum(u, OBS_PLAQ_TEMPORAL) / norm;
+  *spatial = plaquette_sum(u, OBS_PLAQ_SPATIAL) / norm;
 }
 
 double avr_plaquette(const suNg_field *u) {
   return plaquette_retr_sum(u) / (6.0 * NG * (double)GLB_VOLUME);
 }
 
-double plaquette_retr_sum(const suNg_field *u) { return plaquette_sum(u, PLAQ_ALL); }
+double plaquette_retr_sum(const suNg_field *u) { return plaquette_sum(u, OBS_PLAQ_ALL); }
 
 double avr_plaquette_open_bc(const suNg_field *u) {
-  return plaquette_sum(u, PLAQ_OPEN_BC) /
+  return plaquette_sum(u, OBS_PLAQ_OPEN_BC) /
          (6.0 * NG * (double)GLB_X * GLB_Y * GLB_Z * (GLB_T - 1));
 }
 
 /* ------------------------------------------------------------------ Polyakov loop */
 
 hr_complex polyakov_loop(const suNg_field *u) {
-  sync_host_suNg_field(u);
+  const int gpu = use_gpu();
   const int vs = X * Y * Z;
   suNg *line = malloc((size_t)vs * sizeof *line);
   if (line == NULL) hr_error("out of memory (%d matrices)", vs);
   /* The product U_0(0) U_0(1) ... U_0(GLB_T-1) is formed left to right in every case, so its
    * rounding does not depend on the process grid: with NP_T > 1 the process at time
    * coordinate c receives the products of the processes below, multiplies its own links
-   * onto them one by one and passes them up. */
-  int first_local = 0;
+   * onto them one by one and passes them up. The links are local: no halo is needed. */
+  int start_new = 1;
 #if HR_WITH_MPI
   const int count = vs * NG * NG * 2;
   if (NP_T > 1 && COORD[0] > 0) {
     MPI_Recv(line, count, MPI_DOUBLE, PROC_DN[0], 701, hr_cart_comm, MPI_STATUS_IGNORE);
+    start_new = 0;
+  }
+#endif
+  /* the last process in time holds the full products; the others add zeros */
+  const int last = COORD[0] == NP_T - 1;
+  double *re = (double *)calloc(2 * (size_t)vs, sizeof *re), *im = re + vs;
+  if (re == NULL) hr_error("out of memory (%d doubles)", 2 * vs);
+#if HR_GPU_ENABLED
+  if (gpu) {
+    const obs_gauge_view dv = device_view(u, 0);
+    suNg *dline = (suNg *)hr_gpu_alloc((size_t)vs * sizeof *dline);
+    double *dre = tab.dev_values, *dim = dre + vs; /* vs <= n */
+    if (!start_new) hr_gpu_copy_to_device(dline, line, (size_t)vs * sizeof *line);
+    obs_gpu_polyakov(&dv, hr_gpu_ipt(), vs, T, start_new, dline, last ? dre : NULL,
+                     last ? dim : NULL);
+    if (last)
+      hr_gpu_copy_to_host(re, dre, 2 * (size_t)vs * sizeof *re);
+    else
+      hr_gpu_copy_to_host(line, dline, (size_t)vs * sizeof *line);
+    hr_gpu_free(dline);
   } else
 #endif
   {
-    first_local = 1;
-  }
-  HR_OMP_PRAGMA(omp parallel for schedule(static))
-  for (int s = 0; s < vs; ++s) {
-    const int z = s % Z, y = (s / Z) % Y, x = s / (Y * Z);
-    if (first_local) suNg_copy(LINK(u, ipt(0, x, y, z), 0), &line[s]);
-    for (int t = first_local; t < T; ++t)
-      suNg_mul(&line[s], LINK(u, ipt(t, x, y, z), 0), &line[s]);
+    (void)gpu;
+    const obs_gauge_view hv = host_view(u);
+    HR_OMP_PRAGMA(omp parallel for schedule(static))
+    for (int s = 0; s < vs; ++s) {
+      obs_polyakov_line(&hv, hr_ipt, vs, s, T, start_new, &line[s]);
+      if (last) obs_trace_parts(&line[s], &re[s], &im[s]);
+    }
   }
 #if HR_WITH_MPI
   if (NP_T > 1 && COORD[0] < NP_T - 1)
     MPI_Send(line, count, MPI_DOUBLE, PROC_UP[0], 701, hr_cart_comm);
 #endif
-  /* the last process in time holds the full products; the others add zeros */
-  double *re = calloc((size_t)vs, sizeof *re), *im = calloc((size_t)vs, sizeof *im);
-  if (re == NULL || im == NULL) hr_error("out of memory (%d doubles)", vs);
-  if (COORD[0] == NP_T - 1) {
-    HR_OMP_PRAGMA(omp parallel for schedule(static))
-    for (int s = 0; s < vs; ++s) {
-      const hr_complex z = suNg_trace(&line[s]);
-      re[s] = creal(z);
-      im[s] = cimag(z);
-    }
-  }
   free(line);
   const double tr[2] = {exact_global_sum(re, vs), exact_global_sum(im, vs)};
   free(re);
-  free(im);
   const double norm = (double)NG * GLB_X * GLB_Y * GLB_Z;
   return hr_cmplx(tr[0] / norm, tr[1] / norm);
 }
@@ -274,27 +300,34 @@ hr_complex polyakov_loop(const suNg_field *u) {
 /* ------------------------------------------------------------------ E, Q, Wact */
 
 gauge_action_observables gauge_action_observables_compute(const suNg_field *u, int open_bc_t) {
-  sync_host_suNg_field(u);
   long n;
-  double *w = site_values_new(u, &n), *e = site_values_new(u, &n), *q = site_values_new(u, &n);
-  _OMP_MASTER_FOR(u->type, ix) {
-    const int t = global_time(ix);
-    double ws = 0.0;
-    for (int mu = 0; mu < 4; ++mu)
-      for (int nu = mu + 1; nu < 4; ++nu) {
-        const double weight = open_bc_t ? open_bc_weight(t, mu) : 1.0;
-        if (weight != 0.0) ws += weight * 2.0 * (NG - plaquette_re_trace(u, ix, mu, nu));
-      }
-    SITE_VALUE(w, u, ix) = ws;
-    if (!open_bc_t || (t > 0 && t < GLB_T - 1))
-      clover_density(u, ix, &SITE_VALUE(e, u, ix), &SITE_VALUE(q, u, ix));
+  double *w, *e, *q;
+#if HR_GPU_ENABLED
+  if (use_gpu()) {
+    const obs_gauge_view dv = device_view(u, 1);
+    n = tab.n;
+    double *dw = tab.dev_values, *de = dw + n, *dq = de + n;
+    hr_gpu_zero(tab.dev_values, 3 * (size_t)n * sizeof(double));
+    obs_gpu_action(&dv, u->type, open_bc_t, dw, de, dq);
+    w = device_values_to_host(3, n);
+    e = w + n;
+    q = e + n;
+  } else
+#endif
+  {
+    const obs_gauge_view hv = host_view(u);
+    w = site_values_new(u, 3, &n);
+    e = w + n;
+    q = e + n;
+    _OMP_MASTER_FOR(u->type, ix) {
+      obs_site_action(&hv, ix, open_bc_t, &SITE_VALUE(w, u, ix), &SITE_VALUE(e, u, ix),
+                      &SITE_VALUE(q, u, ix));
+    }
   }
   gauge_action_observables r;
   r.wact = exact_global_sum(w, n);
   r.yact = exact_global_sum(e, n);
   r.qtop = exact_global_sum(q, n);
   free(w);
-  free(e);
-  free(q);
   return r;
 }

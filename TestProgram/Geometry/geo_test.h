@@ -91,8 +91,10 @@ static int geo_setup(const int glb[4], const int np[4], const int pb[4], int for
     p.force_halo[mu] = (force >> mu) & 1;
   }
   char halo[8] = "";
+  int nh = 0;
   for (int mu = 0; mu < 4; mu++)
-    if (p.np[mu] > 1 || p.force_halo[mu]) strncat(halo, &"txyz"[mu], 1);
+    if (p.np[mu] > 1 || p.force_halo[mu]) halo[nh++] = "txyz"[mu];
+  halo[nh] = '\0';
   snprintf(name, len, "lattice %dx%dx%dx%d grid %dx%dx%dx%d pb %d%d%d%d halo %s%s", glb[0],
            glb[1], glb[2], glb[3], np[0], np[1], np[2], np[3], pb[0], pb[1], pb[2], pb[3],
            halo[0] ? halo : "none", force ? " (forced)" : "");

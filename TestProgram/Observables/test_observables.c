@@ -7,8 +7,18 @@
  *    transformation;
  *  - the Polyakov loop of a field whose time lines are known (diagonal phases, gauge
  *    rotated), across processes in the time direction;
- *  - temporal and spatial plaquettes average to the plaquette. */
+ *  - temporal and spatial plaquettes average to the plaquette;
+ *  - GPU builds: the GPU path (kernels on the device copy) equals the CPU path (loops on the
+ *    host copy) for every observable (plaquette, parts, open-b.c. plaquette, plaquette sum,
+ *    Polyakov loop, Wact, E, Q with periodic and open b.c.) on the stored configurations and
+ *    on random fields, with forced halos on one process: bit for bit in the emulated backend,
+ *    to 1e-14 relative with CUDA; the GPU path reads the device copy (a zeroed device copy
+ *    gives zeros there and changes nothing on the CPU path), refreshes a stale device halo
+ *    itself, and the CPU path brings a device-only field to the host first. */
 #include "../Observables/obs_test.h"
+#include "gpu.h"
+#include "linear_algebra.h"
+#include "random_fields.h"
 
 #define PI 3.14159265358979323846
 
@@ -159,6 +169,168 @@ static void polyakov_known(const int np[4]) {
   ot_gauge_free(u);
 }
 
+/* ------------------------------------------------------------------ GPU path vs CPU path */
+#if HR_GPU_ENABLED
+/* Every observable of u on the path linear_algebra_backend() says. */
+typedef struct {
+  double plaq, pt, ps, plaq_obc, retr;
+  hr_complex poly;
+  gauge_action_observables per, obc;
+} all_obs;
+
+static all_obs observe(const suNg_field *u) {
+  all_obs o;
+  o.plaq = avr_plaquette(u);
+  avr_plaquette_parts(u, &o.pt, &o.ps);
+  o.plaq_obc = avr_plaquette_open_bc(u);
+  o.retr = plaquette_retr_sum(u);
+  o.poly = polyakov_loop(u);
+  o.per = gauge_action_observables_compute(u, 0);
+  o.obc = gauge_action_observables_compute(u, 1);
+  return o;
+}
+
+static all_obs observe_on(la_backend b, const suNg_field *u) {
+  const la_backend old = linear_algebra_set_backend(b);
+  CHECK(linear_algebra_backend() == b, "backend %d not taken", (int)b);
+  const all_obs o = observe(u);
+  linear_algebra_set_backend(old);
+  return o;
+}
+
+/* GPU value g equals CPU value c: to 1e-14 relative, and bit for bit in the emulated backend
+ * (same per-site functions, same compiler, no contraction, same exact summation). */
+static int paths_agree(double g, double c) {
+  const int bitwise = HR_GPU_BACKEND == HR_GPU_EMULATED;
+  return close_rel(g, c, 1e-14) && (!bitwise || memcmp(&g, &c, sizeof g) == 0);
+}
+
+#define AGREE(field, what)                                                                     \
+  CHECK(paths_agree(g.field, c.field), "%s: %s GPU %.17g CPU %.17g", what, #field, g.field,   \
+        c.field)
+
+static void check_paths_agree(const all_obs *gp, const all_obs *cp, const char *what) {
+  const all_obs g = *gp, c = *cp;
+  AGREE(plaq, what);
+  AGREE(pt, what);
+  AGREE(ps, what);
+  AGREE(plaq_obc, what);
+  AGREE(retr, what);
+  CHECK(paths_agree(creal(g.poly), creal(c.poly)) && paths_agree(cimag(g.poly), cimag(c.poly)),
+        "%s: Polyakov GPU (%.17g,%.17g) CPU (%.17g,%.17g)", what, creal(g.poly), cimag(g.poly),
+        creal(c.poly), cimag(c.poly));
+  AGREE(per.wact, what);
+  AGREE(per.yact, what);
+  AGREE(per.qtop, what);
+  AGREE(obc.wact, what);
+  AGREE(obc.yact, what);
+  AGREE(obc.qtop, what);
+}
+
+/* Both paths on u, GPU first (u's device copy is brought up to date) and CPU first. */
+static void compare_paths(suNg_field *u, const char *what) {
+  const all_obs g = observe_on(LA_BACKEND_GPU, u);
+  const all_obs c = observe_on(LA_BACKEND_CPU, u);
+  check_paths_agree(&g, &c, what);
+  const all_obs c2 = observe_on(LA_BACKEND_CPU, u);
+  const all_obs g2 = observe_on(LA_BACKEND_GPU, u);
+  check_paths_agree(&g2, &c2, what);
+  check_paths_agree(&g2, &g, what);
+}
+
+static void paths_on_stored_configurations(const int np[4]) {
+  if (NG != 3) return;
+  const int glb[4] = {8, 8, 8, 8};
+  ot_geometry(glb, np);
+  char path[8192];
+  const char *dir = ot_stored_dir();
+  suNg_field *u = ot_gauge_new();
+  snprintf(path, sizeof path, "%s/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", dir);
+  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  compare_paths(u, "periodic configuration");
+  snprintf(path, sizeof path, "%s/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1", dir);
+  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  compare_paths(u, "open-b.c. configuration");
+  ot_gauge_free(u);
+  ot_case_end("GPU path equals CPU path on the stored configurations");
+}
+
+/* Geometry of a glb lattice on the grid np, with a halo in every direction (forced where
+ * the grid does not split it), so that neighbours live in receive pieces. */
+static void geometry_with_halos(const int glb[4], const int np[4]) {
+  geometry_params p;
+  geometry_params_default(&p);
+  for (int mu = 0; mu < 4; ++mu) {
+    p.glb[mu] = glb[mu];
+    p.np[mu] = np[mu];
+    p.force_halo[mu] = np[mu] == 1;
+  }
+  geometry_init(&p);
+}
+
+/* Haar-random field of a new draw, halo exchanged on the host. */
+static void random_field(suNg_field *u) {
+  random_suNg_field(u);
+  sendrecv_suNg_field(u);
+}
+
+static void paths_on_random_fields(const int np[4]) {
+  const int glb[4][4] = {{4, 4, 4, 4}, {8, 4, 4, 8}};
+  for (int k = 0; k < 2; ++k) {
+    if (k == 0)
+      ot_geometry(glb[k], np);
+    else
+      geometry_with_halos(glb[k], np);
+    rng_init(1357 + k);
+    suNg_field *u = ot_gauge_new(), *w = ot_gauge_new(), *u2 = ot_gauge_new();
+    random_field(u);
+    compare_paths(u, k == 0 ? "random field" : "random field, halos");
+    const all_obs c = observe_on(LA_BACKEND_CPU, u);
+    CHECK(fabs(c.per.qtop) > 1e-6 && fabs(c.per.yact) > 1.0 && cabs(c.poly) > 1e-6 &&
+              fabs(c.obc.qtop) > 1e-6,
+          "the random field is too trivial to test anything");
+
+    /* The GPU path reads the device copy: zero it behind the tracking's back (both copies
+     * stay marked current). */
+    hr_gpu_zero(u->gpu_ptr, field_bytes(&hr_kind_suNg_field, u->type));
+    const all_obs c0 = observe_on(LA_BACKEND_CPU, u);
+    check_paths_agree(&c0, &c, "CPU path with a zeroed device copy");
+    const all_obs g0 = observe_on(LA_BACKEND_GPU, u);
+    CHECK(g0.plaq == 0.0 && g0.per.yact == 0.0 && g0.poly == 0.0 && g0.per.wact > 1.0,
+          "GPU path with a zeroed device copy: plaquette %g, E %g, Polyakov %g, Wact %g",
+          g0.plaq, g0.per.yact, cabs(g0.poly), g0.per.wact);
+    copy_to_gpu_suNg_field(u); /* the host copy still holds u */
+
+    /* A stale device halo: the device masters of u become those of w (as a device update
+     * would leave them), the device halo still holds u's halo. The GPU path refreshes it. */
+    random_field(w);
+    const all_obs cw = observe_on(LA_BACKEND_CPU, w);
+    sync_gpu_suNg_field(w);
+    gpu_write_suNg_field(u);
+    _PIECE_FOR(u->type, ixp) {
+      hr_gpu_copy_on_device(_GPU_4FIELD_BLK(u, ixp), _GPU_4FIELD_BLK(w, ixp),
+                            4 * (size_t)_PIECE_LENGTH(u->type, ixp) * sizeof(suNg));
+    }
+    const all_obs gw = observe_on(LA_BACKEND_GPU, u);
+    check_paths_agree(&gw, &cw, "GPU path after device-only master updates");
+    /* ... and the CPU path then reads the device copy (with its refreshed halo). */
+    const all_obs cw2 = observe_on(LA_BACKEND_CPU, u);
+    check_paths_agree(&cw2, &cw, "CPU path of a device-current field");
+
+    /* The CPU path brings a device-only field to the host: copy_suNg_field copies on the
+     * device, u2's host copy is still zero. */
+    copy_suNg_field(u2, w);
+    CHECK(u2->current == HR_COPY_GPU, "copy_suNg_field should leave only the device copy");
+    const all_obs c2 = observe_on(LA_BACKEND_CPU, u2);
+    check_paths_agree(&c2, &cw, "CPU path of a copy made on the device");
+    ot_gauge_free(u2);
+    ot_gauge_free(w);
+    ot_gauge_free(u);
+  }
+  ot_case_end("GPU path equals CPU path on random fields; device copy, halo and sync");
+}
+#endif
+
 int main(int argc, char **argv) {
   ot_start(&argc, &argv);
   int np[4];
@@ -166,5 +338,9 @@ int main(int argc, char **argv) {
   stored_configurations(np);
   gauge_invariance(np);
   polyakov_known(np);
+#if HR_GPU_ENABLED
+  paths_on_stored_configurations(np);
+  paths_on_random_fields(np);
+#endif
   return ot_finish();
 }

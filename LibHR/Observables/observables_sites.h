@@ -1,0 +1,218 @@
+/* observables_sites.h -- the per-site mathematics of the gauge observables (internal to
+ * LibHR/Observables), written once and shared by the CPU loops of observables.c and the
+ * kernels of observables_gpu.c (host compiler in emulated builds, nvcc in CUDA builds):
+ * the plaquette of a site and plane, the clover leaves and field strength F_{mu nu}(x), the
+ * action and topological-charge densities E(x) and q(x), the per-site sums of the plaquette
+ * observables and of Wact / E / q, and one step of a Polyakov line. Every function reads the
+ * links through an obs_gauge_view, which addresses either the host copy (array of structures)
+ * or the device copy (structure of arrays per piece, gpu.h) of an suNg_field on glattice. */
+#ifndef OBSERVABLES_SITES_H
+#define OBSERVABLES_SITES_H
+
+#include "gpu.h"
+#include "hr_complex.h"
+#include "hr_inline.h"
+#include "suN.h"
+
+#define OBS_PI 3.14159265358979323846
+
+/* Where the links and the site tables of glattice are, on one side. All tables are indexed by
+ * the element e = ix - shift of a stored index ix of glattice (master, copy or halo). */
+typedef struct {
+  const suNg *host;     /* CPU path: the host copy (link mu of ix at host[4 e + mu]); else NULL */
+  const suNg *dev;      /* GPU path: the device copy (gpu_ptr), used when host is NULL */
+  const int *off;       /* GPU path: element at which the piece holding e starts (copies:
+                           that of their master) */
+  const int *len;       /* GPU path: length of that piece */
+  const int *time;      /* global time coordinate of e */
+  const int *iup, *idn; /* neighbour tables (hr_iup / hr_idn or their device copies) */
+  int shift;            /* glattice.master_shift */
+  int glb_t;            /* GLB_T */
+} obs_gauge_view;
+
+/* Which plaquettes a per-site plaquette sum takes, and how they are weighed. */
+enum { OBS_PLAQ_ALL = 0, OBS_PLAQ_TEMPORAL = 1, OBS_PLAQ_SPATIAL = 2, OBS_PLAQ_OPEN_BC = 3 };
+
+/* out = U_mu(ix). */
+HR_INLINE void obs_link(const obs_gauge_view *v, int ix, int mu, suNg *out) {
+  const int e = ix - v->shift;
+  if (v->host != NULL) {
+    *out = v->host[4 * e + mu];
+  } else {
+    const int o = v->off[e];
+    read_gpu_suNg(v->len[e], out, v->dev + 4 * o, e - o, mu);
+  }
+}
+HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return v->iup[4 * ix + mu]; }
+HR_INLINE int obs_dn(const obs_gauge_view *v, int ix, int mu) { return v->idn[4 * ix + mu]; }
+
+/* Re tr(a b^+) = sum_ij Re(a_ij conj(b_ij)). */
+HR_INLINE double obs_re_trace_mul_dag(const suNg *a, const suNg *b) {
+  double s = 0.0;
+  for (int i = 0; i < NG * NG; ++i)
+    s += hr_creal(a->c[i]) * hr_creal(b->c[i]) + hr_cimag(a->c[i]) * hr_cimag(b->c[i]);
+  return s;
+}
+
+/* Re tr(a b). */
+HR_INLINE double obs_re_trace_mul(const suNg *a, const suNg *b) {
+  double s = 0.0;
+  for (int i = 0; i < NG; ++i)
+    for (int k = 0; k < NG; ++k)
+      s += hr_creal(hr_cmul(a->c[i * NG + k], b->c[k * NG + i]));
+  return s;
+}
+
+/* Re tr of the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+. */
+HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu, int nu) {
+  suNg l0, l1, a, b;
+  obs_link(v, ix, mu, &l0);
+  obs_link(v, obs_up(v, ix, mu), nu, &l1);
+  suNg_mul(&l0, &l1, &a);
+  obs_link(v, ix, nu, &l0);
+  obs_link(v, obs_up(v, ix, nu), mu, &l1);
+  suNg_mul(&l0, &l1, &b);
+  return obs_re_trace_mul_dag(&a, &b);
+}
+
+/* Weight of plaquette (mu, nu) at global time t with open time boundaries (HiRep and
+ * openQCD agree on these): space-like at t = 0 or glb_t-1: 1/2, time-like at glb_t-1: 0. */
+HR_INLINE double obs_open_bc_weight(int t, int mu, int glb_t) {
+  if (mu == 0) return t == glb_t - 1 ? 0.0 : 1.0;
+  return (t == 0 || t == glb_t - 1) ? 0.5 : 1.0;
+}
+
+/* Sum of the (weighted) Re tr P of the plaquettes of site ix that `which` selects. */
+HR_INLINE double obs_site_plaquettes(const obs_gauge_view *v, int ix, int which) {
+  const int t = which == OBS_PLAQ_OPEN_BC ? v->time[ix - v->shift] : 0;
+  double s = 0.0;
+  for (int mu = 0; mu < 4; ++mu)
+    for (int nu = mu + 1; nu < 4; ++nu) {
+      if ((which == OBS_PLAQ_TEMPORAL && mu != 0) || (which == OBS_PLAQ_SPATIAL && mu == 0))
+        continue;
+      const double w = which == OBS_PLAQ_OPEN_BC ? obs_open_bc_weight(t, mu, v->glb_t) : 1.0;
+      if (w != 0.0) s += w * obs_plaquette_re_trace(v, ix, mu, nu);
+    }
+  return s;
+}
+
+/* Q_{mu nu}(x): the sum of the four plaquette leaves in the (mu, nu) plane that start and end
+ * at x, counter-clockwise. */
+HR_INLINE void obs_clover_leaves(const obs_gauge_view *v, int ix, int mu, int nu, suNg *q) {
+  const int xpm = obs_up(v, ix, mu), xmm = obs_dn(v, ix, mu), xpn = obs_up(v, ix, nu),
+            xmn = obs_dn(v, ix, nu);
+  const int xmm_pn = obs_dn(v, xpn, mu), xmm_mn = obs_dn(v, xmn, mu), xpm_mn = obs_dn(v, xpm, nu);
+  suNg l0, l1, a, b, leaf;
+  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
+  obs_link(v, ix, mu, &l0);
+  obs_link(v, xpm, nu, &l1);
+  suNg_mul(&l0, &l1, &a);
+  obs_link(v, ix, nu, &l0);
+  obs_link(v, xpn, mu, &l1);
+  suNg_mul(&l0, &l1, &b);
+  suNg_mul_dag(&a, &b, q);
+  /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
+  obs_link(v, xmm_pn, mu, &l1);
+  suNg_mul_dag(&l0, &l1, &a); /* l0 = U_nu(x) */
+  obs_link(v, xmm, nu, &l1);
+  suNg_mul_dag(&a, &l1, &b);
+  obs_link(v, xmm, mu, &l1);
+  suNg_mul(&b, &l1, &leaf);
+  suNg_add(q, &leaf, q);
+  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
+  obs_link(v, xmm_mn, nu, &l0);
+  suNg_mul(&l0, &l1, &a); /* U_nu(x-mu-nu) U_mu(x-mu) */
+  obs_link(v, xmm_mn, mu, &l0);
+  obs_link(v, xmn, nu, &l1);
+  suNg_mul(&l0, &l1, &b); /* U_mu(x-mu-nu) U_nu(x-nu) */
+  suNg_dag_mul(&a, &b, &leaf);
+  suNg_add(q, &leaf, q);
+  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
+  obs_link(v, xmn, mu, &l0);
+  suNg_dag_mul(&l1, &l0, &a); /* l1 = U_nu(x-nu) */
+  obs_link(v, xpm_mn, nu, &l0);
+  suNg_mul(&a, &l0, &b);
+  obs_link(v, ix, mu, &l0);
+  suNg_mul_dag(&b, &l0, &leaf);
+  suNg_add(q, &leaf, q);
+}
+
+/* F_{mu nu}(x): the traceless part of (Q - Q^+)/8 (antihermitian). */
+HR_INLINE void obs_clover_field_strength(const obs_gauge_view *v, int ix, int mu, int nu,
+                                         suNg *f) {
+  suNg q, qd;
+  obs_clover_leaves(v, ix, mu, nu, &q);
+  suNg_dagger(&q, &qd);
+  suNg_sub(&q, &qd, f);
+  suNg_scale(0.125, f, f);
+  const hr_complex tr = suNg_trace(f) / (double)NG;
+  for (int i = 0; i < NG; ++i)
+    f->c[i * NG + i] -= tr;
+}
+
+/* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]
+ * (openQCD: F^a = -2 tr(F T^a) with antihermitian T^a, so sum_a F^a G^a = -2 tr(F G)). */
+HR_INLINE void obs_clover_density(const obs_gauge_view *v, int ix, double *e, double *q) {
+  suNg f[6]; /* planes (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) */
+  double es = 0.0;
+  int p = 0;
+  for (int mu = 0; mu < 4; ++mu)
+    for (int nu = mu + 1; nu < 4; ++nu, ++p) {
+      obs_clover_field_strength(v, ix, mu, nu, &f[p]);
+      es -= obs_re_trace_mul(&f[p], &f[p]);
+    }
+  /* F31 = -F13 */
+  const double s = obs_re_trace_mul(&f[0], &f[5]) - obs_re_trace_mul(&f[1], &f[4]) +
+                   obs_re_trace_mul(&f[2], &f[3]);
+  *e = es;
+  *q = -2.0 * s / (8.0 * OBS_PI * OBS_PI);
+}
+
+/* The contributions of site ix to Wact (2 Re tr(1 - P) summed over its 6 plaquettes, with
+ * openQCD's boundary weights when open_bc_t), E and q (0 at the boundary times when
+ * open_bc_t). */
+HR_INLINE void obs_site_action(const obs_gauge_view *v, int ix, int open_bc_t, double *w,
+                               double *e, double *q) {
+  const int t = v->time[ix - v->shift];
+  double ws = 0.0;
+  for (int mu = 0; mu < 4; ++mu)
+    for (int nu = mu + 1; nu < 4; ++nu) {
+      const double weight = open_bc_t ? obs_open_bc_weight(t, mu, v->glb_t) : 1.0;
+      if (weight != 0.0) ws += weight * 2.0 * (NG - obs_plaquette_re_trace(v, ix, mu, nu));
+    }
+  *w = ws;
+  if (!open_bc_t || (t > 0 && t < v->glb_t - 1)) {
+    obs_clover_density(v, ix, e, q);
+  } else {
+    *e = 0.0;
+    *q = 0.0;
+  }
+}
+
+/* The Polyakov line through spatial site s (0 <= s < vs = X Y Z) over the local times: with
+ * start_new, line = U_0(t=0) U_0(1) ... U_0(nt-1), else line = line U_0(0) ... U_0(nt-1)
+ * (the product of the processes below, received). ipt[t vs + s] is the index of local site
+ * (t, s) (hr_ipt). Formed left to right, one factor at a time. */
+HR_INLINE void obs_polyakov_line(const obs_gauge_view *v, const int *ipt, int vs, int s, int nt,
+                                 int start_new, suNg *line) {
+  suNg l, r;
+  int t = 0;
+  if (start_new) {
+    obs_link(v, ipt[s], 0, line);
+    t = 1;
+  }
+  for (; t < nt; ++t) {
+    obs_link(v, ipt[t * vs + s], 0, &l);
+    suNg_mul(line, &l, &r);
+    *line = r;
+  }
+}
+
+/* Real and imaginary part of tr m. */
+HR_INLINE void obs_trace_parts(const suNg *m, double *re, double *im) {
+  const hr_complex z = suNg_trace(m);
+  *re = hr_creal(z);
+  *im = hr_cimag(z);
+}
+
+#endif
