@@ -23,54 +23,18 @@
 #include "suN.h"
 #include "suN_random.h"
 
-static long dt_fail = 0, dt_checks = 0;
-static int dt_failed_cases = 0, dt_cases = 0;
+#include "../test_cases.h"
 
-#define CHECK(cond, ...)                                                                       \
-  do {                                                                                         \
-    dt_checks++;                                                                               \
-    if (!(cond)) {                                                                             \
-      if (dt_fail++ < 5) {                                                                     \
-        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__, __LINE__, \
-                #cond);                                                                        \
-        fprintf(stderr, __VA_ARGS__);                                                          \
-        fprintf(stderr, "\n");                                                                 \
-      }                                                                                        \
-    }                                                                                          \
-  } while (0)
-
-/* Close a test case: failures summed over processes, verdict printed by rank 0. */
-static void dt_case_end(const char *name) {
-  double d[2] = {(double)dt_fail, (double)dt_checks};
-  global_sum(d, 2);
-  dt_cases++;
-  if (d[0] > 0) dt_failed_cases++;
-  if (hr_rank() == 0) {
-    printf("%s: %s (%.0f checks, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS", name, d[1], d[0]);
-    fflush(stdout);
-  }
-  dt_fail = dt_checks = 0;
-}
-
-static void dt_start(int *argc, char ***argv) {
-#if HR_WITH_MPI
-  int provided;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-#else
-  (void)argc;
-  (void)argv;
-#endif
-  logger_set_level("default", 0);
-}
+static void dt_start(int *argc, char ***argv) { tc_start(argc, argv); }
 
 static int dt_finish(const char *program) {
-  if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, dt_cases, dt_failed_cases);
+  const int status = tc_summary(program);
   dirac_finalize();
   geometry_finalize();
 #if HR_WITH_MPI
   MPI_Finalize();
 #endif
-  return dt_failed_cases ? 1 : 0;
+  return status;
 }
 
 /* Geometry of lattice glb on grid np (force: bit mu forces a halo in mu). */

@@ -523,7 +523,7 @@ static void check_free_field(void) {
   clover_set_csw(0.);
   DT_FREE(u);
   DT_FREE(uf);
-  dt_case_end("free field plane waves (Wilson and clover, antiperiodic + twisted bc)");
+  tc_case_end("free field plane waves (Wilson and clover, antiperiodic + twisted bc)");
 }
 
 /* ------------------------------------------------------------------ abelian background */
@@ -600,7 +600,7 @@ static void check_abelian_background(void) {
   CHECK(d < 1e-14, "clover term in the abelian background differs by %g", d);
   clover_set_csw(0.);
   DT_FREE(psi); DT_FREE(out); DT_FREE(want); DT_FREE(u); DT_FREE(uf);
-  dt_case_end("uniform abelian background: clover-leaf F and clover term");
+  tc_case_end("uniform abelian background: clover-leaf F and clover term");
 }
 
 /* Open boundary in time: links crossing the boundary vanish, so D psi on the last time
@@ -691,21 +691,21 @@ int main(int argc, char **argv) {
     char name[128];
     check_operators(m0, tag);
     snprintf(name, sizeof name, "%s: gamma5-hermiticity, single vs double, overlap, checksums", tag);
-    dt_case_end(name);
+    tc_case_end(name);
     check_even_odd(m0, tag);
     snprintf(name, sizeof name, "%s: hopping between parities and Schur complement", tag);
-    dt_case_end(name);
+    tc_case_end(name);
     check_gauge_covariance(u, &bc, m0, tag);
     snprintf(name, sizeof name, "%s: gauge covariance", tag);
-    dt_case_end(name);
+    tc_case_end(name);
 #if HR_GPU_ENABLED
     check_gpu_vs_cpu(m0, tag);
     snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
-    dt_case_end(name);
+    tc_case_end(name);
 #endif
     if (clov) {
       check_clover_blocks(m0, tag);
-      dt_case_end("clover blocks: Hermitian, inverse, log det");
+      tc_case_end("clover blocks: Hermitian, inverse, log det");
     }
   }
   /* Haar-random (hot) links for the Wilson operator */
@@ -719,14 +719,14 @@ int main(int argc, char **argv) {
 #if HR_GPU_ENABLED
   check_gpu_vs_cpu(-0.4, "hot");
 #endif
-  dt_case_end("hot gauge field, Wilson: all identities");
+  tc_case_end("hot gauge field, Wilson: all identities");
   check_open_bc(u);
-  dt_case_end("open boundary in time");
+  tc_case_end("open boundary in time");
 
   if (write_path != NULL) write_sums(write_path);
   if (compare_path != NULL) {
     compare_sums(compare_path);
-    dt_case_end("checksums equal to the single-process run");
+    tc_case_end("checksums equal to the single-process run");
   }
   DT_FREE(u);
   DT_FREE(uf);

@@ -1,7 +1,6 @@
 /* geo_test.h -- helpers of the geometry test programs (which run under mpirun on several
- * process grids): MPI start-up, a CHECK macro that counts failures and reports the first
- * few per process, the process grid from the command line, and the final verdict (rank 0
- * prints PASS/FAIL per case; the exit status is non-zero when any process failed). */
+ * process grids; cases and CHECK: ../test_cases.h): start with the process grid from the
+ * command line, finish, and the geometry of a test case. */
 #ifndef GEO_TEST_H
 #define GEO_TEST_H
 
@@ -14,67 +13,19 @@
 #include "hr_core.h"
 #include "logger.h"
 
-/* Failures and checks of the current case on this process, and failed cases overall. */
-static long geo_fail = 0, geo_checks = 0;
-static int geo_failed_cases = 0, geo_cases = 0;
-/* Failures reported per case and process before going quiet. */
-#define GEO_MAX_REPORTS 5
+#include "../test_cases.h"
 
-#define CHECK(cond, ...)                                                                   \
-  do {                                                                                     \
-    geo_checks++;                                                                          \
-    if (!(cond)) {                                                                         \
-      if (geo_fail++ < GEO_MAX_REPORTS) {                                                  \
-        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__,        \
-                __LINE__, #cond);                                                          \
-        fprintf(stderr, __VA_ARGS__);                                                      \
-        fprintf(stderr, "\n");                                                             \
-      }                                                                                    \
-    }                                                                                      \
-  } while (0)
-
-/* Start MPI (MPI builds), silence the log, read the process grid "NP_T NP_X NP_Y NP_Z" from
- * the command line (default 1 1 1 1). */
-static void geo_test_start(int *argc, char ***argv, int np[4]) {
-#if HR_WITH_MPI
-  int provided;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-#endif
-  logger_set_level("default", 0);
-  for (int mu = 0; mu < 4; mu++) np[mu] = 1;
-  if (*argc == 5)
-    for (int mu = 0; mu < 4; mu++) np[mu] = atoi((*argv)[mu + 1]);
-  else if (*argc != 1) {
-    fprintf(stderr, "usage: %s [NP_T NP_X NP_Y NP_Z]\n", (*argv)[0]);
-    exit(2);
-  }
-}
-
-/* Close a test case: sum failures over processes, rank 0 prints the verdict. */
-static void geo_case_end(const char *name) {
-  long counts[2] = {geo_fail, geo_checks};
-  double d[2] = {(double)counts[0], (double)counts[1]};
-  global_sum(d, 2);
-  geo_cases++;
-  if (d[0] > 0) geo_failed_cases++;
-  if (hr_rank() == 0) {
-    printf("%s: %s (%.0f checks on %d process%s, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS",
-           name, d[1], hr_nranks(), hr_nranks() > 1 ? "es" : "", d[0]);
-    fflush(stdout);
-  }
-  geo_fail = 0;
-  geo_checks = 0;
-}
+/* Start MPI, silence the log, read the process grid from the command line. */
+static void geo_test_start(int *argc, char ***argv, int np[4]) { tc_start_grid(argc, argv, np); }
 
 /* Finish: print the summary, stop MPI, return the exit status. */
 static int geo_test_finish(const char *program) {
-  if (hr_rank() == 0)
-    printf("%s: %d case(s), %d failed\n", program, geo_cases, geo_failed_cases);
+  const int status = tc_summary(program);
   geometry_finalize();
 #if HR_WITH_MPI
   MPI_Finalize();
 #endif
-  return geo_failed_cases ? 1 : 0;
+  return status;
 }
 
 /* The geometry of lattice glb on grid np, path blocking pb, halo forced in the directions

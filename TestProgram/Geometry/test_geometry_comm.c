@@ -297,7 +297,7 @@ int main(int argc, char **argv) {
       check_reductions();
       char full[300];
       snprintf(full, sizeof full, "exchange and reductions: %s", name);
-      geo_case_end(full);
+      tc_case_end(full);
     }
   return geo_test_finish("test_geometry_comm");
 }

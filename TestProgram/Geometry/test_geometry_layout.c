@@ -373,7 +373,7 @@ int main(int argc, char **argv) {
       free(master_flag);
       char full[300];
       snprintf(full, sizeof full, "layout: %s", name);
-      geo_case_end(full);
+      tc_case_end(full);
     }
   return geo_test_finish("test_geometry_layout");
 }

@@ -131,7 +131,7 @@ static void stored_pairs(void) {
             hirep_header[1], from_log);
     }
   }
-  ot_case_end("stored configurations: both formats, headers, logs");
+  tc_case_end("stored configurations: both formats, headers, logs");
 
   /* round trip: stored HiRep -> LibHR HiRep (A) -> openQCD (B) -> HiRep (C) */
   char fa[256], fb[256], fc[256];
@@ -154,7 +154,7 @@ static void stored_pairs(void) {
             k);
       CHECK(ot_links_differ(a, b) == 0, "links changed in the round trip %d", k);
     }
-    ot_case_end("round trip HiRep -> openQCD -> HiRep, byte for byte");
+    tc_case_end("round trip HiRep -> openQCD -> HiRep, byte for byte");
   }
   ot_gauge_free(a);
   ot_gauge_free(b);
@@ -205,7 +205,7 @@ static void save_load(void) {
           "%s", err);
     CHECK(ot_links_differ(u, v) == 0, "reference file read on this grid differs");
   }
-  ot_case_end("save / load bitwise (and against the one-process file)");
+  tc_case_end("save / load bitwise (and against the one-process file)");
   ot_gauge_free(u);
   ot_gauge_free(v);
 }
@@ -270,7 +270,7 @@ static void rejections(void) {
   r = archive_write_checked("io_no_such_dir/x.cfg", HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, u,
                             err, sizeof err);
   CHECK(r != 0 && says(err, "io_no_such_dir/x.cfg"), "'%s'", err);
-  ot_case_end("truncated, wrong size, wrong N, flipped byte rejected");
+  tc_case_end("truncated, wrong size, wrong N, flipped byte rejected");
   ot_gauge_free(u);
   if (hr_rank() == 0) {
     remove(fs);

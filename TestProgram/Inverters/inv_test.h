@@ -1,5 +1,4 @@
-/* inv_test.h -- helpers of the solver tests: MPI start-up, a CHECK macro that counts
- * failures (first few printed per process), per-case verdicts summed over processes, the
+/* inv_test.h -- helpers of the solver tests (cases and CHECK: ../test_cases.h): the
  * geometry of a test lattice on a process grid, and the gauge field / Dirac operator set-up
  * (random or unit links, boundary conditions, csw). */
 #ifndef INV_TEST_H
@@ -25,55 +24,21 @@
 #include "random_fields.h"
 #include "suN.h"
 
-static long it_fail = 0, it_checks = 0;
-static int it_failed_cases = 0, it_cases = 0;
-
-#define CHECK(cond, ...)                                                                       \
-  do {                                                                                         \
-    it_checks++;                                                                               \
-    if (!(cond)) {                                                                             \
-      if (it_fail++ < 8) {                                                                     \
-        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__, __LINE__, \
-                #cond);                                                                        \
-        fprintf(stderr, __VA_ARGS__);                                                          \
-        fprintf(stderr, "\n");                                                                 \
-      }                                                                                        \
-    }                                                                                          \
-  } while (0)
-
-/* Close a test case: failures summed over processes, verdict printed by rank 0. */
-static void it_case_end(const char *name) {
-  double d[2] = {(double)it_fail, (double)it_checks};
-  global_sum(d, 2);
-  it_cases++;
-  if (d[0] > 0) it_failed_cases++;
-  if (hr_rank() == 0) {
-    printf("%s: %s (%.0f checks, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS", name, d[1], d[0]);
-    fflush(stdout);
-  }
-  it_fail = it_checks = 0;
-}
+#include "../test_cases.h"
 
 static void it_start(int *argc, char ***argv) {
-#if HR_WITH_MPI
-  int provided;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-#else
-  (void)argc;
-  (void)argv;
-#endif
-  logger_set_level("default", 0);
+  tc_start(argc, argv);
   rng_init(20261122);
 }
 
 static int it_finish(const char *program) {
-  if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, it_cases, it_failed_cases);
+  const int status = tc_summary(program);
   dirac_finalize();
   geometry_finalize();
 #if HR_WITH_MPI
   MPI_Finalize();
 #endif
-  return it_failed_cases ? 1 : 0;
+  return status;
 }
 
 /* Process grid from argv[1..4] (default 1 1 1 1). */

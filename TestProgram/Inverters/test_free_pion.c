@@ -200,7 +200,7 @@ static void free_case(double m0, const dirac_bc *bc, double tol) {
   free_spinor_field_f(prop);
   char name[96];
   snprintf(name, sizeof name, "free-field correlators m0=%g csw=%g", m0, csw);
-  it_case_end(name);
+  tc_case_end(name);
 }
 
 int main(int argc, char **argv) {

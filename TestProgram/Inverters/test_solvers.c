@@ -166,7 +166,7 @@ static void solvers_case(const char *label, double m0, double tol) {
   free_spinor_field_f(xe);
   free_spinor_field_f(te);
   snprintf(name, sizeof name, "solvers %s m0=%g", label, m0);
-  it_case_end(name);
+  tc_case_end(name);
 }
 
 /* Iteration limit 5 and a NaN right-hand side: every solver returns a non-zero status and
@@ -218,7 +218,7 @@ static void failure_case(double m0) {
   dirac_operator_release(&c_q2);
   free_spinor_field_f(b);
   free_spinor_field_f(x);
-  it_case_end("non-convergence and breakdown are reported");
+  tc_case_end("non-convergence and breakdown are reported");
 }
 
 /* The stored periodic 8^4 configuration (HiRep format), kappa = 0.13, csw = 1.234 and a
@@ -287,7 +287,7 @@ static void stored_case(const int np[4]) {
   free_spinor_field_f(t);
   free_gfield_f(uf);
   free_gfield(u);
-  it_case_end("stored configuration, eo solves");
+  tc_case_end("stored configuration, eo solves");
 }
 
 int main(int argc, char **argv) {

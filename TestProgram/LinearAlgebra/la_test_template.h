@@ -229,7 +229,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
     ft_value_line(vname, (double)ls);
   }
   snprintf(cname, sizeof cname, "streaming operations%s, %s, %s", HR_STR(LT_TAG), gname, lname);
-  ft_case_end(cname);
+  tc_case_end(cname);
 
   /* ---- reductions */
   int threads[3];
@@ -284,7 +284,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
   }
   snprintf(cname, sizeof cname, "reductions%s (threads 1..3 bitwise), %s, %s", HR_STR(LT_TAG),
            gname, lname);
-  ft_case_end(cname);
+  tc_case_end(cname);
 
   /* ---- fused CG update: x += a p, r -= a q, |r|^2 */
   {
@@ -325,7 +325,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
     ft_value_line(vname, rr[0]);
   }
   snprintf(cname, sizeof cname, "fused CG update%s, %s, %s", HR_STR(LT_TAG), gname, lname);
-  ft_case_end(cname);
+  tc_case_end(cname);
   linear_algebra_set_backend(LA_BACKEND_DEFAULT);
 
   free(a);

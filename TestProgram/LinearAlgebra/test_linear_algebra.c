@@ -82,7 +82,7 @@ static void test_conversions(const geometry_descriptor *g, const char *gname, co
   free_spinor_field_f(d);
   char cname[512];
   snprintf(cname, sizeof cname, "precision conversion, %s, %s", gname, lname);
-  ft_case_end(cname);
+  tc_case_end(cname);
 }
 
 /* ------------------------------------------------------------------ misuse stops the run */
@@ -111,7 +111,7 @@ static void test_misuse(void) {
   hr_error_set_test_handler(NULL);
   free_spinor_field_f(even);
   free_spinor_field_f(full);
-  ft_case_end("misuse stops with a message");
+  tc_case_end("misuse stops with a message");
 }
 
 int main(int argc, char **argv) {

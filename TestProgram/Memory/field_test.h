@@ -1,9 +1,8 @@
 /* field_test.h -- helpers of the field and linear-algebra test programs (TestProgram/Memory,
- * TestProgram/LinearAlgebra), which run under mpirun on several process grids: MPI start-up,
- * a CHECK macro that counts failures and reports the first few per process, the geometry of
- * a test lattice, values that encode global coordinates, "VALUE name number" lines that the
- * run script compares between process grids, and the final verdict (rank 0 prints PASS/FAIL
- * per case; the exit status is non-zero when any process failed). */
+ * TestProgram/LinearAlgebra), which run under mpirun on several process grids (cases and
+ * CHECK: ../test_cases.h): start-up, the geometry of a test lattice, values that encode
+ * global coordinates, "VALUE name number" lines that the run script compares between process
+ * grids, and the finish. */
 #ifndef FIELD_TEST_H
 #define FIELD_TEST_H
 
@@ -14,56 +13,13 @@
 
 #include "libhr.h"
 
-/* Failures and checks of the current case on this process, and failed cases overall. */
-static long ft_fail = 0, ft_checks = 0;
-static int ft_failed_cases = 0, ft_cases = 0;
-#define FT_MAX_REPORTS 5
-
-#define CHECK(cond, ...)                                                                       \
-  do {                                                                                         \
-    ft_checks++;                                                                               \
-    if (!(cond)) {                                                                             \
-      if (ft_fail++ < FT_MAX_REPORTS) {                                                        \
-        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__, __LINE__,  \
-                #cond);                                                                        \
-        fprintf(stderr, __VA_ARGS__);                                                          \
-        fprintf(stderr, "\n");                                                                 \
-      }                                                                                        \
-    }                                                                                          \
-  } while (0)
+#include "../test_cases.h"
 
 /* Start MPI, silence the log, read the process grid "NP_T NP_X NP_Y NP_Z" from the command
- * line (default 1 1 1 1). */
+ * line (default 1 1 1 1); "--has-openmp" answers run_grids.sh whether thread counts matter. */
 static void ft_start(int *argc, char ***argv, int np[4]) {
-  /* run_grids.sh asks whether thread counts matter. */
   if (*argc == 2 && strcmp((*argv)[1], "--has-openmp") == 0) exit(HR_WITH_OPENMP ? 0 : 1);
-#if HR_WITH_MPI
-  int provided;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-#endif
-  logger_set_level("default", 0);
-  for (int mu = 0; mu < 4; mu++) np[mu] = 1;
-  if (*argc == 5)
-    for (int mu = 0; mu < 4; mu++) np[mu] = atoi((*argv)[mu + 1]);
-  else if (*argc != 1) {
-    fprintf(stderr, "usage: %s [NP_T NP_X NP_Y NP_Z]\n", (*argv)[0]);
-    exit(2);
-  }
-}
-
-/* Close a test case: sum failures over processes, rank 0 prints the verdict. */
-static void ft_case_end(const char *name) {
-  double d[2] = {(double)ft_fail, (double)ft_checks};
-  global_sum(d, 2);
-  ft_cases++;
-  if (d[0] > 0) ft_failed_cases++;
-  if (hr_rank() == 0) {
-    printf("%s: %s (%.0f checks on %d process%s, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS",
-           name, d[1], hr_nranks(), hr_nranks() > 1 ? "es" : "", d[0]);
-    fflush(stdout);
-  }
-  ft_fail = 0;
-  ft_checks = 0;
+  tc_start_grid(argc, argv, np);
 }
 
 /* Lattice of the current case, put into the names of printed values. */
@@ -80,12 +36,12 @@ static inline void ft_value_line(const char *name, double v) {
 
 /* Finish: print the summary, stop MPI, return the exit status. */
 static int ft_finish(const char *program) {
-  if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, ft_cases, ft_failed_cases);
+  const int status = tc_summary(program);
   geometry_finalize();
 #if HR_WITH_MPI
   MPI_Finalize();
 #endif
-  return ft_failed_cases ? 1 : 0;
+  return status;
 }
 
 /* The geometry of lattice glb on grid np with a halo forced in the directions of the bits of

@@ -327,23 +327,23 @@ int main(int argc, char **argv) {
         const char *gn = ft_geometry_names[gi];
         for (int kk = 0; kk < NKINDS; kk++) test_allocation(&kinds[kk], g);
         snprintf(cname, sizeof cname, "allocation of every kind, %s, %s", gn, name);
-        ft_case_end(cname);
+        tc_case_end(cname);
         for (int kk = 0; kk < NKINDS; kk++) test_device_roundtrip(&kinds[kk], g);
         snprintf(cname, sizeof cname, "device layout and round trip, %s, %s", gn, name);
-        ft_case_end(cname);
+        tc_case_end(cname);
         for (int kk = 0; kk < NKINDS; kk++) test_current_copy(&kinds[kk], g);
         snprintf(cname, sizeof cname, "current-copy tracking, %s, %s", gn, name);
-        ft_case_end(cname);
+        tc_case_end(cname);
         for (int kk = 0; kk < NKINDS; kk++) test_copy_zero(&kinds[kk], g);
         snprintf(cname, sizeof cname, "copy and zero, %s, %s", gn, name);
-        ft_case_end(cname);
+        tc_case_end(cname);
         for (int kk = 0; kk < NKINDS; kk++) test_exchange(&kinds[kk], g, 0);
         snprintf(cname, sizeof cname, "host halo exchange, %s, %s", gn, name);
-        ft_case_end(cname);
+        tc_case_end(cname);
         if (HR_GPU_ENABLED) {
           for (int kk = 0; kk < NKINDS; kk++) test_exchange(&kinds[kk], g, 1);
           snprintf(cname, sizeof cname, "device halo exchange, %s, %s", gn, name);
-          ft_case_end(cname);
+          tc_case_end(cname);
         }
       }
     }

@@ -105,7 +105,7 @@ static void test_spinor(const char *name) {
     free_spinor_field_f(e);
   }
   free_spinor_field_f(s);
-  ft_case_end(name);
+  tc_case_end(name);
 }
 
 static void test_gauge(const char *name) {
@@ -172,7 +172,7 @@ static void test_gauge(const char *name) {
   CHECK(fabs(var - 1) < 5 * sqrt(2.0 / stats[2]), "momenta variance %g, expected 1", var);
   ft_value_line("exact.checksum.gaussian_momenta", global_checksum(sum2));
   free_avfield(m);
-  ft_case_end(name);
+  tc_case_end(name);
 }
 
 int main(int argc, char **argv) {

@@ -1,5 +1,5 @@
-/* obs_test.h -- helpers shared by the IO, Observables and Update test programs: MPI start,
- * a CHECK macro that counts failures, per-case verdicts summed over processes, geometry on a
+/* obs_test.h -- helpers shared by the IO, Observables and Update test programs (cases and
+ * CHECK: ../test_cases.h): geometry on a
  * process grid, gauge-field allocation, the
  * path of the stored configurations, and field comparisons. */
 #ifndef OBS_TEST_H
@@ -22,54 +22,18 @@
 #include "suN.h"
 #include "suN_random.h"
 
-static long ot_fail = 0, ot_checks = 0;
-static int ot_failed_cases = 0, ot_cases = 0;
+#include "../test_cases.h"
 
-#define CHECK(cond, ...)                                                                       \
-  do {                                                                                         \
-    ot_checks++;                                                                               \
-    if (!(cond)) {                                                                             \
-      if (ot_fail++ < 8) {                                                                     \
-        fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", hr_rank(), __FILE__, __LINE__, \
-                #cond);                                                                        \
-        fprintf(stderr, __VA_ARGS__);                                                          \
-        fprintf(stderr, "\n");                                                                 \
-      }                                                                                        \
-    }                                                                                          \
-  } while (0)
-
-/* Close a test case: failures summed over processes, verdict printed by rank 0. */
-static void ot_case_end(const char *name) {
-  double d[2] = {(double)ot_fail, (double)ot_checks};
-  global_sum(d, 2);
-  ot_cases++;
-  if (d[0] > 0) ot_failed_cases++;
-  if (hr_rank() == 0) {
-    printf("%s: %s (%.0f checks, %.0f failed)\n", d[0] > 0 ? "FAIL" : "PASS", name, d[1], d[0]);
-    fflush(stdout);
-  }
-  ot_fail = ot_checks = 0;
-}
-
-static void ot_start(int *argc, char ***argv) {
-#if HR_WITH_MPI
-  int provided;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-#else
-  (void)argc;
-  (void)argv;
-#endif
-  logger_set_level("default", 0);
-}
+static void ot_start(int *argc, char ***argv) { tc_start(argc, argv); }
 
 /* Exit status: 0 when every case passed. */
 static int ot_finish(void) {
-  if (hr_rank() == 0) printf("%d of %d cases passed\n", ot_cases - ot_failed_cases, ot_cases);
+  if (hr_rank() == 0) printf("%d of %d cases passed\n", tc_cases - tc_failed_cases, tc_cases);
   geometry_finalize();
 #if HR_WITH_MPI
   MPI_Finalize();
 #endif
-  return ot_failed_cases == 0 ? 0 : 1;
+  return tc_failed_cases == 0 ? 0 : 1;
 }
 
 /* Process grid from argv[1..4] (default 1 1 1 1). */
@@ -126,5 +90,8 @@ static inline double ot_links_differ(const suNg_field *a, const suNg_field *b) {
   global_sum(&n, 1);
   return n;
 }
+
+/* The name TestProgram/Update still uses for tc_case_end. */
+#define ot_case_end tc_case_end
 
 #endif

@@ -77,7 +77,7 @@ static void stored_configurations(const int np[4]) {
   avr_plaquette_parts(u, &pt, &ps);
   CHECK(close_rel(0.5 * (pt + ps), avr_plaquette(u), 1e-14), "(temporal %.16g + spatial %.16g)/2",
         pt, ps);
-  ot_case_end("periodic configuration: Wact, Yact, Q against the ms3 log at t = 0");
+  tc_case_end("periodic configuration: Wact, Yact, Q against the ms3 log at t = 0");
 
   /* open boundaries: ms3 log at t = 0 in full precision */
   snprintf(path, sizeof path, "%s/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1", dir);
@@ -96,7 +96,7 @@ static void stored_configurations(const int np[4]) {
         plaq_from_log);
   CHECK(close_rel(avr_plaquette_open_bc(u), 0.8266823421647487, 1e-12),
         "HiRep open-b.c. plaquette %.16g vs the HiRep header", avr_plaquette_open_bc(u));
-  ot_case_end("open-b.c. configuration: Wact, Yact, Q against the ms3 log at t = 0");
+  tc_case_end("open-b.c. configuration: Wact, Yact, Q against the ms3 log at t = 0");
   ot_gauge_free(u);
 }
 
@@ -125,7 +125,7 @@ static void gauge_invariance(const int np[4]) {
         cimag(l1));
   CHECK(fabs(o0.qtop) > 1e-6 && fabs(o0.yact) > 1.0 && cabs(l0) > 1e-6,
         "the test field is too trivial to test anything");
-  ot_case_end("gauge invariance of plaquette, E, Q and Polyakov loop");
+  tc_case_end("gauge invariance of plaquette, E, Q and Polyakov loop");
   ot_gauge_free(u);
 }
 
@@ -165,7 +165,7 @@ static void polyakov_known(const int np[4]) {
   const hr_complex got = polyakov_loop(u);
   CHECK(cabs(got - expect) < 1e-13, "Polyakov (%.16g,%.16g) expected (%.16g,%.16g)", creal(got),
         cimag(got), creal(expect), cimag(expect));
-  ot_case_end("Polyakov loop of known time lines (gauge rotated)");
+  tc_case_end("Polyakov loop of known time lines (gauge rotated)");
   ot_gauge_free(u);
 }
 
@@ -252,7 +252,7 @@ static void paths_on_stored_configurations(const int np[4]) {
   archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
   compare_paths(u, "open-b.c. configuration");
   ot_gauge_free(u);
-  ot_case_end("GPU path equals CPU path on the stored configurations");
+  tc_case_end("GPU path equals CPU path on the stored configurations");
 }
 
 /* Geometry of a glb lattice on the grid np, with a halo in every direction (forced where
@@ -327,7 +327,7 @@ static void paths_on_random_fields(const int np[4]) {
     ot_gauge_free(w);
     ot_gauge_free(u);
   }
-  ot_case_end("GPU path equals CPU path on random fields; device copy, halo and sync");
+  tc_case_end("GPU path equals CPU path on random fields; device copy, halo and sync");
 }
 #endif
 

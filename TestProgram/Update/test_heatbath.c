@@ -6,9 +6,19 @@
  *  - beta = 0 gives Haar-distributed links: E[Re tr U / N] = 0, E[|tr U|^2] = 1;
  *  - over-relaxation keeps the Wilson action (to rounding) and changes the links;
  *  - the links stay in SU(N);
+ *  - GPU builds: the GPU path (linear_algebra_backend() == LA_BACKEND_GPU, the default) gives
+ *    the same links as the CPU path from the same seed: hot and cold start, then heatbath and
+ *    over-relaxation sweeps at two couplings (both branches of the SU(2) heatbath), bitwise
+ *    in the emulated build (the same C code runs on both paths) and to 1e-12 in CUDA builds
+ *    (nvcc's device math functions and contractions round differently from the host's); the
+ *    GPU path leaves only the device copy current, the CPU path only the host copy;
  *  - --write FILE / --compare FILE: hot start, heatbath and over-relaxation at beta = 5.7
- *    with a fixed seed; the field must be bitwise the one written on one process. */
+ *    with a fixed seed; the field must be bitwise the one written on one process.
+ * The other cases run on the default path: the GPU path in GPU builds. */
 #include "../Observables/obs_test.h"
+#include "fields.h"
+#include "gpu.h"
+#include "linear_algebra.h"
 
 /* Mean and batch-means error of nmeas plaquette measurements after ntherm sweeps. */
 static void measure_plaquette(suNg_field *u, double beta, int ntherm, int nmeas, double *mean,
@@ -65,6 +75,7 @@ static void haar_at_beta_zero(void) {
   double s1 = 0, s2 = 0, n = 0;
   for (int sweep = 0; sweep < 4; ++sweep) {
     heatbath_sweep(u, 0.0);
+    sync_host_suNg_field(u);
     double a = 0, b = 0;
     _MASTER_FOR(&glattice, ix) {
       for (int mu = 0; mu < 4; ++mu) {
@@ -89,6 +100,7 @@ static void haar_at_beta_zero(void) {
 }
 
 static double max_unitarity_defect(const suNg_field *u) {
+  sync_host_suNg_field(u);
   double m = 0;
   _MASTER_FOR(&glattice, ix) {
     for (int mu = 0; mu < 4; ++mu) {
@@ -118,6 +130,77 @@ static void overrelaxation(void) {
   ot_gauge_free(v);
 }
 
+#if HR_GPU_ENABLED
+/* Largest |difference| of the entries of the local links of a and b, over all processes. */
+static double max_link_difference(const suNg_field *a, const suNg_field *b) {
+  sync_host_suNg_field(a);
+  sync_host_suNg_field(b);
+  double m = 0;
+  _MASTER_FOR(&glattice, ix) {
+    for (int mu = 0; mu < 4; ++mu)
+      for (int k = 0; k < NG * NG; ++k) {
+        const double d = hr_cabs(_4FIELD_AT(a, ix, mu)->c[k] - _4FIELD_AT(b, ix, mu)->c[k]);
+        if (!(d <= m)) m = d; /* NaN counts as a difference */
+      }
+  }
+  global_max(&m, 1);
+  return m;
+}
+
+/* The field of `steps` on the path `backend`, from rng_init(seed). steps: 0 start only
+ * (hot or cold), else start then heatbath at beta_a, over-relaxation, heatbath at beta_b. */
+static void run_path(suNg_field *u, la_backend backend, uint64_t seed, int hot, int steps,
+                     double beta_a, double beta_b) {
+  const la_backend old = linear_algebra_set_backend(backend);
+  rng_init(seed);
+  if (hot)
+    gauge_field_hot(u);
+  else
+    gauge_field_cold(u);
+  for (int i = 0; i < steps; ++i) {
+    heatbath_sweep(u, beta_a);
+    overrelaxation_sweep(u);
+    pure_gauge_update(u, beta_b, 1, 1);
+  }
+  linear_algebra_set_backend(old);
+}
+
+/* The same run on the GPU and on the CPU path; the links must agree (bitwise in the emulated
+ * build, where the same C code runs on both paths; CUDA: to 1e-12). */
+static void gpu_equals_cpu(const char *what, uint64_t seed, int hot, int steps, double beta_a,
+                           double beta_b) {
+  suNg_field *g = ot_gauge_new(), *c = ot_gauge_new();
+  run_path(g, LA_BACKEND_GPU, seed, hot, steps, beta_a, beta_b);
+  CHECK(g->current == HR_COPY_GPU, "GPU path: current = %d, expected the device copy only",
+        g->current);
+  run_path(c, LA_BACKEND_CPU, seed, hot, steps, beta_a, beta_b);
+  CHECK(c->current == HR_COPY_HOST, "CPU path: current = %d, expected the host copy only",
+        c->current);
+  const double d = max_link_difference(g, c);
+#if HR_GPU_BACKEND == HR_GPU_EMULATED
+  const double n = ot_links_differ(g, c);
+  CHECK(n == 0, "%g sites differ bitwise between the GPU and the CPU path (max |diff| %g)", n,
+        d);
+#else
+  CHECK(d < 1e-12, "GPU and CPU path differ by %g", d);
+#endif
+  /* the halo must be current too: one more pass reads it (on the default path) */
+  CHECK(max_unitarity_defect(g) < 1e-26, "GPU path: links left SU(N)");
+  if (hr_rank() == 0) printf("%s: max |GPU - CPU| = %g\n", what, d);
+  ot_case_end(what);
+  ot_gauge_free(g);
+  ot_gauge_free(c);
+}
+
+static void gpu_path(void) {
+  gpu_equals_cpu("GPU path = CPU path: hot start", 2024, 1, 0, 0.0, 0.0);
+  gpu_equals_cpu("GPU path = CPU path: cold start", 2024, 0, 0, 0.0, 0.0);
+  /* beta = 1 (alpha < 2: rejection branch) and 5.7 (Kennedy-Pendleton) */
+  gpu_equals_cpu("GPU path = CPU path: hot start + 3 x (hb, or, hb, or)", 777, 1, 3, 1.0, 5.7);
+  gpu_equals_cpu("GPU path = CPU path: cold start + 2 x (hb, or, hb, or)", 99, 0, 2, 6.0, 6.0);
+}
+#endif
+
 static void reference_run(const char *mode, const char *file) {
   suNg_field *u = ot_gauge_new(), *v = ot_gauge_new();
   rng_init(123456789);
@@ -145,6 +228,9 @@ int main(int argc, char **argv) {
     reference_run(argv[5], argv[6]);
     return ot_finish();
   }
+#if HR_GPU_ENABLED
+  gpu_path();
+#endif
   strong_coupling();
   haar_at_beta_zero();
   overrelaxation();
