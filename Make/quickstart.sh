@@ -62,6 +62,11 @@ for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
     check)
       make -C "$b" -k -j"$jobs" check >"$b/check.out" 2>&1; rc=$?
       read -r p f < <(bash "$top/Make/count_tests.sh" "$b")
+      if grep -q "warning:" "$b/check.out"; then # the test programs are compiled here
+        grep -B2 -A3 "warning:" "$b/check.out" | head -n 60
+        echo "=== build $name: compiler warnings in the test programs"
+        f=$((f + 1))
+      fi
       if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -n 60 "$b/check.out"; fi
       if [ "$f" -ne 0 ]; then
         grep -h -A1 -E "^(FAIL|ERROR|XPASS):" "$b/check.out" || true

@@ -32,7 +32,7 @@ static int tc_failed_cases = 0, tc_cases = 0;
   } while (0)
 
 /* Close a test case: failures summed over processes, verdict printed by rank 0. */
-static void tc_case_end(const char *name) {
+static inline void tc_case_end(const char *name) {
   double d[2] = {(double)tc_fail, (double)tc_checks};
   global_sum(d, 2);
   tc_cases++;
@@ -46,7 +46,7 @@ static void tc_case_end(const char *name) {
 }
 
 /* Start MPI (MPI builds) and silence the log. */
-static void tc_start(int *argc, char ***argv) {
+static inline void tc_start(int *argc, char ***argv) {
 #if HR_WITH_MPI
   int provided;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
@@ -59,7 +59,7 @@ static void tc_start(int *argc, char ***argv) {
 
 /* tc_start, then the process grid "NP_T NP_X NP_Y NP_Z" from the command line (default
  * 1 1 1 1; other arguments: usage message and exit 2). */
-static void tc_start_grid(int *argc, char ***argv, int np[4]) {
+static inline void tc_start_grid(int *argc, char ***argv, int np[4]) {
   tc_start(argc, argv);
   for (int mu = 0; mu < 4; mu++) np[mu] = 1;
   if (*argc == 5)
@@ -71,7 +71,7 @@ static void tc_start_grid(int *argc, char ***argv, int np[4]) {
 }
 
 /* Print "<program>: N case(s), M failed" on rank 0; returns the exit status (0: all passed). */
-static int tc_summary(const char *program) {
+static inline int tc_summary(const char *program) {
   if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, tc_cases, tc_failed_cases);
   return tc_failed_cases ? 1 : 0;
 }
