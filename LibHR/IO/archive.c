@@ -178,7 +178,7 @@ static int header_as(hr_archive_format format, const unsigned char *h, hr_archiv
     for (int mu = 0; mu < 4; ++mu) {
       info->size[mu] = load_i32(h + 4 + 4 * mu, 0);
       ok = ok && extent_plausible(info->size[mu]);
-      vol *= info->size[mu];
+      if (ok) vol *= info->size[mu]; /* implausible extents could overflow */
     }
     info->plaquette = load_f64(h + 20, 0);
     info->expected_bytes =
@@ -188,7 +188,7 @@ static int header_as(hr_archive_format format, const unsigned char *h, hr_archiv
     for (int mu = 0; mu < 4; ++mu) {
       info->size[mu] = load_i32(h + 4 * mu, 1);
       ok = ok && extent_plausible(info->size[mu]);
-      vol *= info->size[mu];
+      if (ok) vol *= info->size[mu];
     }
     info->plaquette = load_f64(h + 16, 1);
     info->expected_bytes = ok ? OPENQCD_HEADER_BYTES + vol / 2 * OPENQCD_RECORD_DOUBLES * 8 : -1;

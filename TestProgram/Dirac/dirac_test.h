@@ -141,11 +141,13 @@ static double dt_diff2(const spinor_field *a, const spinor_field *b) {
   global_sum(&s, 1);
   return s;
 }
-/* Copy the sites of `to`'s geometry from `from` (any geometry containing them). */
+/* Copy the master sites that both fields hold (a parity geometry's sites when one of the two
+ * lives on glattice). */
 static void dt_copy_sites(spinor_field *to, const spinor_field *from) {
   sync_host_spinor_field(from);
   host_write_spinor_field(to);
-  _MASTER_FOR(to->type, ix) *_FIELD_AT(to, ix) = *_FIELD_AT(from, ix);
+  const geometry_descriptor *g = from->type == &glattice ? to->type : from->type;
+  _MASTER_FOR(g, ix) *_FIELD_AT(to, ix) = *_FIELD_AT(from, ix);
 }
 
 #endif
