@@ -21,6 +21,7 @@
 #include "gpu.h"
 #include "linear_algebra.h"
 #include "random_fields.h"
+#include "gauge_view.h"
 #include "gamma.h"
 #include "boundary_conditions.h"
 #include "clover.h"

@@ -5,180 +5,148 @@
  * the new link is V U with V in the subgroup, drawn with weight exp((beta/NG) Re tr(V W)):
  * X = V qhat has weight exp(alpha X_0), alpha = 2 beta k / NG (Kennedy-Pendleton for
  * alpha > 2, direct rejection from the Haar measure below), or, for over-relaxation, the
- * reflection V = (qhat^+)^2 that leaves Re tr(V W) unchanged. */
+ * reflection V = (qhat^+)^2 that leaves Re tr(V W) unchanged. The per-link mathematics is in
+ * heatbath_sites.h, shared with the GPU path (heatbath_gpu.c); linear_algebra_backend()
+ * chooses the path: CPU (OpenMP loops over the host copy) or GPU (one kernel launch per piece
+ * over the device copy, halo exchanged on the device). Both give the same links (bitwise in
+ * the emulated build) since a link's random stream depends only on (seed, draw, global link
+ * index). */
 #include "heatbath.h"
 
-#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "communications.h"
+#include "gauge_view.h"
 #include "geometry.h"
+#include "gpu.h"
+#include "heatbath_gpu.h"
+#include "heatbath_sites.h"
+#include "hr_error.h"
+#include "linear_algebra.h"
 #include "random.h"
 #include "suN.h"
-#include "suN_random.h"
 
-#define HR_TWO_PI 6.283185307179586476925286766559
+/* ------------------------------------------------------------------ site tables */
 
-#define LINK(u, ix, mu) (_4FIELD_AT(u, ix, mu))
+/* The global lexicographic site index ((t GLB_X + x) GLB_Y + y) GLB_Z + z of every stored
+ * element e = ix - master_shift of glattice (halo elements: that of the site they stand for),
+ * on the host and, in GPU builds, its device copy; rebuilt when geometry_generation()
+ * changes. The random stream of link mu of site ix is keyed by 4 glb[e] + mu on both paths. */
+static struct {
+  int generation; /* geometry_generation() the tables belong to; -1: none */
+  uint64_t *glb;
+#if HR_GPU_ENABLED
+  uint64_t *dev_glb;
+#endif
+} tab = {-1, NULL
+#if HR_GPU_ENABLED
+         ,
+         NULL
+#endif
+};
 
-/* ------------------------------------------------------------------ per-link mathematics */
+static void tables_update(void) {
+  hr_assert(geometry_initialized(), "pure-gauge update called before geometry_init");
+  if (tab.generation == geometry_generation()) return;
+  free(tab.glb);
+  const geometry_descriptor *g = &glattice;
+  const int n = g->gsize_gauge;
+  tab.glb = (uint64_t *)malloc((size_t)n * sizeof(uint64_t));
+  if (tab.glb == NULL) hr_error("out of memory for the heatbath's site table");
+  for (int e = 0; e < n; ++e) {
+    int x[4];
+    global_coordinates(e + g->master_shift, x);
+    tab.glb[e] = (((uint64_t)x[0] * GLB_X + (uint64_t)x[1]) * GLB_Y + (uint64_t)x[2]) * GLB_Z +
+                 (uint64_t)x[3];
+  }
+#if HR_GPU_ENABLED
+  hr_gpu_free(tab.dev_glb);
+  tab.dev_glb = (uint64_t *)hr_gpu_alloc((size_t)n * sizeof(uint64_t));
+  hr_gpu_copy_to_device(tab.dev_glb, tab.glb, (size_t)n * sizeof(uint64_t));
+#endif
+  tab.generation = geometry_generation();
+}
 
-/* A 2x2 complex matrix m[row][col]. */
-typedef struct {
-  hr_complex m[2][2];
-} su2_block;
 
-/* The SU(2) matrix a0 + i a.sigma. */
-static inline su2_block su2_from_quaternion(double a0, double a1, double a2, double a3) {
-  su2_block v;
-  v.m[0][0] = hr_cmplx(a0, a3);
-  v.m[0][1] = hr_cmplx(a2, a1);
-  v.m[1][0] = hr_cmplx(-a2, a1);
-  v.m[1][1] = hr_cmplx(a0, -a3);
+/* View of the host copy of u; the caller has made it current (host_write_suNg_field). */
+static gauge_view host_view(const suNg_field *u) {
+  gauge_view v;
+  v.host = u->ptr;
+  v.dev = NULL;
+  v.off = v.len = NULL;
+  v.time = NULL;
+  v.iup = hr_iup;
+  v.idn = hr_idn;
+  v.shift = glattice.master_shift;
+  v.glb_t = GLB_T;
   return v;
 }
 
-/* a b^+ for 2x2 blocks. */
-static inline su2_block su2_mul_dag(const su2_block *a, const su2_block *b) {
-  su2_block r;
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      r.m[i][j] = hr_cmul_conj(a->m[i][0], b->m[j][0]) + hr_cmul_conj(a->m[i][1], b->m[j][1]);
-  return r;
-}
+#if HR_GPU_ENABLED
+/* Whether the calls run on the GPU path (linear_algebra_backend(), GPU builds only). */
+static int use_gpu(void) { return linear_algebra_backend() == LA_BACKEND_GPU; }
 
-/* Rows i and j of M become V applied to them: (M_i, M_j) <- V (M_i, M_j). */
-static inline void su2_apply_rows(const su2_block *v, int i, int j, suNg *M) {
-  for (int c = 0; c < NG; ++c) {
-    const hr_complex mi = M->c[i * NG + c], mj = M->c[j * NG + c];
-    M->c[i * NG + c] = hr_cmul(v->m[0][0], mi) + hr_cmul(v->m[0][1], mj);
-    M->c[j * NG + c] = hr_cmul(v->m[1][0], mi) + hr_cmul(v->m[1][1], mj);
-  }
+/* View of the device copy of u; the caller has made it current (gpu_write_suNg_field). */
+static gauge_view device_view(const suNg_field *u) {
+  gauge_view v;
+  v.host = NULL;
+  v.dev = u->gpu_ptr;
+  const hr_gpu_sites sites = hr_gpu_sites_of(&glattice);
+  v.off = sites.off;
+  v.len = sites.len;
+  v.time = NULL;
+  v.iup = hr_gpu_iup();
+  v.idn = hr_gpu_idn();
+  v.shift = glattice.master_shift;
+  v.glb_t = GLB_T;
+  return v;
 }
-
-/* X_0 with density proportional to sqrt(1 - X_0^2) exp(alpha X_0) on [-1, 1]. */
-static inline double su2_heatbath_x0(double alpha, hr_rng_stream *s) {
-  if (alpha > 2.0) { /* Kennedy-Pendleton */
-    for (;;) {
-      const double r1 = rng_uniform(s), r2 = rng_uniform(s), r3 = rng_uniform(s);
-      const double r4 = rng_uniform(s);
-      const double c = cos(HR_TWO_PI * r2);
-      const double delta = -(log(r1) + c * c * log(r3)) / alpha;
-      if (r4 * r4 <= 1.0 - 0.5 * delta) return 1.0 - delta;
-    }
-  }
-  for (;;) { /* uniform proposal, accept with sqrt(1 - x^2) exp(alpha (x - 1)) <= 1 */
-    const double x0 = 2.0 * rng_uniform(s) - 1.0;
-    const double r = rng_uniform(s);
-    if (r <= sqrt(1.0 - x0 * x0) * exp(alpha * (x0 - 1.0))) return x0;
-  }
-}
-
-/* Random SU(2) element X with weight exp(alpha X_0) times the Haar measure. */
-static inline su2_block su2_heatbath_element(double alpha, hr_rng_stream *s) {
-  const double x0 = su2_heatbath_x0(alpha, s);
-  const double r = sqrt(fmax(0.0, 1.0 - x0 * x0));
-  const double cos_theta = 2.0 * rng_uniform(s) - 1.0;
-  const double sin_theta = sqrt(fmax(0.0, 1.0 - cos_theta * cos_theta));
-  const double phi = HR_TWO_PI * rng_uniform(s);
-  return su2_from_quaternion(x0, r * sin_theta * cos(phi), r * sin_theta * sin(phi),
-                             r * cos_theta);
-}
-
-/* Update the link U with staple sum A: all subgroups (i < j) in order; heatbath with the
- * stream s, or over-relaxation when s is NULL. */
-static void cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_rng_stream *s) {
-  suNg W;
-  suNg_mul(U, A, &W);
-  for (int i = 0; i < NG; ++i)
-    for (int j = i + 1; j < NG; ++j) {
-      const hr_complex wii = W.c[i * NG + i], wjj = W.c[j * NG + j];
-      const hr_complex wij = W.c[i * NG + j], wji = W.c[j * NG + i];
-      const double q0 = 0.5 * (creal(wii) + creal(wjj)), q3 = 0.5 * (cimag(wii) - cimag(wjj));
-      const double q2 = 0.5 * (creal(wij) - creal(wji)), q1 = 0.5 * (cimag(wij) + cimag(wji));
-      const double k = sqrt(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3);
-      su2_block v;
-      if (s != NULL) {
-        const su2_block x = su2_heatbath_element(2.0 * beta * k / NG, s);
-        if (k > 0.0) {
-          const su2_block qhat = su2_from_quaternion(q0 / k, q1 / k, q2 / k, q3 / k);
-          v = su2_mul_dag(&x, &qhat); /* V = X qhat^+ */
-        } else {
-          v = x;
-        }
-      } else {
-        if (!(k > 0.0)) continue;
-        /* V = (qhat^+)^2 = quaternion conj(qhat)^2 */
-        const double a0 = q0 / k, a1 = -q1 / k, a2 = -q2 / k, a3 = -q3 / k;
-        v = su2_from_quaternion(a0 * a0 - a1 * a1 - a2 * a2 - a3 * a3, 2 * a0 * a1, 2 * a0 * a2,
-                                2 * a0 * a3);
-      }
-      su2_apply_rows(&v, i, j, U);
-      su2_apply_rows(&v, i, j, &W);
-    }
-  suNg_reunitarize(U);
-}
-
-/* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). */
-static void staple_sum(const suNg_field *u, int ix, int mu, suNg *A) {
-  suNg a, b;
-  const int xpm = iup(ix, mu);
-  suNg_zero(A);
-  for (int nu = 0; nu < 4; ++nu) {
-    if (nu == mu) continue;
-    const int xpn = iup(ix, nu), xmn = idn(ix, nu), xpm_mn = idn(xpm, nu);
-    /* U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-    suNg_mul_dag(LINK(u, xpm, nu), LINK(u, xpn, mu), &a);
-    suNg_mul_dag(&a, LINK(u, ix, nu), &b);
-    suNg_add(A, &b, A);
-    /* U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu) = (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu) */
-    suNg_mul(LINK(u, xmn, mu), LINK(u, xpm_mn, nu), &a);
-    suNg_dag_mul(&a, LINK(u, xmn, nu), &b);
-    suNg_add(A, &b, A);
-  }
-}
+#endif
 
 /* ------------------------------------------------------------------ sweeps */
 
-/* Global index of link mu of site ix: 4 * (lexicographic global site index) + mu. */
-static inline uint64_t global_link_index(int ix, int mu) {
-  int g[4];
-  global_coordinates(ix, g);
-  const uint64_t site = (((uint64_t)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3];
-  return 4 * site + (uint64_t)mu;
-}
-
-/* Halo exchange of the sites of one parity of u (the only ones a pass changes). */
+/* Halo exchange of the sites of one parity of u's host copy (the only ones a pass changes). */
 static void exchange_parity(suNg_field *u, const geometry_descriptor *g) {
   sendrecv_field(g, HR_LAYOUT_GAUGE, u->ptr + 4 * (g->master_shift - u->type->master_shift),
                  4 * sizeof(suNg));
 }
 
-/* One pass: the links of direction mu on the sites of geometry g. */
-static void update_pass(suNg_field *u, const geometry_descriptor *g, int mu, double beta,
-                        int overrelax) {
-  const uint64_t draw = overrelax ? 0 : rng_next_draw();
-  const uint64_t seed = rng_get_state().seed;
-  _OMP_MASTER_FOR(g, ix) {
-    suNg A;
-    staple_sum(u, ix, mu, &A);
-    if (overrelax) {
-      cabibbo_marinari_link(LINK(u, ix, mu), &A, beta, NULL);
-    } else {
-      hr_rng_stream s;
-      rng_stream_init(&s, seed, draw, global_link_index(ix, mu));
-      cabibbo_marinari_link(LINK(u, ix, mu), &A, beta, &s);
-    }
-  }
-  exchange_parity(u, g);
-}
-
 static void sweep(suNg_field *u, double beta, int overrelax) {
-  host_write_suNg_field(u); /* CPU path: the host copy is updated, the GPU copy goes stale */
+  hr_assert(u->type == &glattice, "pure-gauge update: the links must live on glattice");
+  tables_update();
   const geometry_descriptor *parities[2] = {&glat_even, &glat_odd};
-  for (int p = 0; p < 2; ++p)
-    for (int mu = 0; mu < 4; ++mu)
-      update_pass(u, parities[p], mu, beta, overrelax);
+  hb_pass_params p;
+  p.beta = beta;
+  p.overrelax = overrelax;
+  p.draw = 0;
+#if HR_GPU_ENABLED
+  if (use_gpu()) {
+    /* GPU path: the device copy is updated (host copy stale), its halo refreshed on the
+     * device after every pass */
+    gpu_write_suNg_field(u);
+    const gauge_view v = device_view(u);
+    for (int par = 0; par < 2; ++par)
+      for (int mu = 0; mu < 4; ++mu) {
+        p.draw = overrelax ? 0 : rng_next_draw();
+        p.seed = rng_get_state().seed;
+        hb_gpu_pass(&v, u->gpu_ptr, parities[par], mu, &p, tab.dev_glb);
+        start_sendrecv_suNg_field(u);
+        complete_sendrecv_suNg_field(u);
+      }
+    return;
+  }
+#endif
+  host_write_suNg_field(u); /* CPU path: the host copy is updated, the GPU copy goes stale */
+  const gauge_view v = host_view(u);
+  for (int par = 0; par < 2; ++par)
+    for (int mu = 0; mu < 4; ++mu) {
+      const geometry_descriptor *g = parities[par];
+      p.draw = overrelax ? 0 : rng_next_draw();
+      p.seed = rng_get_state().seed;
+      _OMP_MASTER_FOR(g, ix) { hb_update_link(&v, u->ptr, ix, mu, tab.glb[ix - v.shift], &p); }
+      exchange_parity(u, g);
+    }
 }
 
 void heatbath_sweep(suNg_field *u, double beta) { sweep(u, beta, 0); }
@@ -196,29 +164,31 @@ double links_per_sweep(void) { return 4.0 * (double)GLB_VOLUME; }
 
 /* ------------------------------------------------------------------ starts */
 
-static void exchange_all(suNg_field *u) {
+/* Cold (hot = 0) or hot start: every master site's links on the path of
+ * linear_algebra_backend(), then the halo. */
+static void gauge_field_start(suNg_field *u, int hot) {
+  hr_assert(u->type == &glattice, "pure-gauge start: the links must live on glattice");
+  tables_update();
+  const uint64_t draw = hot ? rng_next_draw() : 0;
+  const uint64_t seed = rng_get_state().seed;
+#if HR_GPU_ENABLED
+  if (use_gpu()) {
+    gpu_write_suNg_field(u);
+    const gauge_view v = device_view(u);
+    hb_gpu_start(&v, u->gpu_ptr, &glattice, hot, seed, draw, tab.dev_glb);
+    start_sendrecv_suNg_field(u);
+    complete_sendrecv_suNg_field(u);
+    return;
+  }
+#endif
+  host_write_suNg_field(u);
+  const gauge_view v = host_view(u);
+  _OMP_MASTER_FOR(u->type, ix) {
+    hb_start_site(&v, u->ptr, ix, tab.glb[ix - v.shift], hot, seed, draw);
+  }
   sendrecv_field(u->type, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
 }
 
-void gauge_field_cold(suNg_field *u) {
-  host_write_suNg_field(u);
-  _OMP_MASTER_FOR(u->type, ix) {
-    for (int mu = 0; mu < 4; ++mu)
-      suNg_unit(LINK(u, ix, mu));
-  }
-  exchange_all(u);
-}
+void gauge_field_cold(suNg_field *u) { gauge_field_start(u, 0); }
 
-void gauge_field_hot(suNg_field *u) {
-  host_write_suNg_field(u);
-  const uint64_t draw = rng_next_draw();
-  const uint64_t seed = rng_get_state().seed;
-  _OMP_MASTER_FOR(u->type, ix) {
-    for (int mu = 0; mu < 4; ++mu) {
-      hr_rng_stream s;
-      rng_stream_init(&s, seed, draw, global_link_index(ix, mu));
-      suNg_random(&s, LINK(u, ix, mu));
-    }
-  }
-  exchange_all(u);
-}
+void gauge_field_hot(suNg_field *u) { gauge_field_start(u, 1); }

@@ -4,11 +4,13 @@
  * the plaquette of a site and plane, the clover leaves and field strength F_{mu nu}(x), the
  * action and topological-charge densities E(x) and q(x), the per-site sums of the plaquette
  * observables and of Wact / E / q, and one step of a Polyakov line. Every function reads the
- * links through an obs_gauge_view, which addresses either the host copy (array of structures)
- * or the device copy (structure of arrays per piece, gpu.h) of an suNg_field on glattice. */
+ * links through an obs_gauge_view (the shared gauge_view of Include/gauge_view.h), which
+ * addresses either the host copy (array of structures) or the device copy (structure of
+ * arrays per piece, gpu.h) of an suNg_field on glattice. */
 #ifndef OBSERVABLES_SITES_H
 #define OBSERVABLES_SITES_H
 
+#include "gauge_view.h"
 #include "gpu.h"
 #include "hr_complex.h"
 #include "hr_inline.h"
@@ -16,35 +18,19 @@
 
 #define OBS_PI 3.14159265358979323846
 
-/* Where the links and the site tables of glattice are, on one side. All tables are indexed by
- * the element e = ix - shift of a stored index ix of glattice (master, copy or halo). */
-typedef struct {
-  const suNg *host;     /* CPU path: the host copy (link mu of ix at host[4 e + mu]); else NULL */
-  const suNg *dev;      /* GPU path: the device copy (gpu_ptr), used when host is NULL */
-  const int *off;       /* GPU path: element at which the piece holding e starts (copies:
-                           that of their master) */
-  const int *len;       /* GPU path: length of that piece */
-  const int *time;      /* global time coordinate of e */
-  const int *iup, *idn; /* neighbour tables (hr_iup / hr_idn or their device copies) */
-  int shift;            /* glattice.master_shift */
-  int glb_t;            /* GLB_T */
-} obs_gauge_view;
+/* The view of the links and site tables of glattice on one side (Include/gauge_view.h,
+ * shared with the pure-gauge update); the observables use its time and glb_t entries. */
+typedef gauge_view obs_gauge_view;
 
 /* Which plaquettes a per-site plaquette sum takes, and how they are weighed. */
 enum { OBS_PLAQ_ALL = 0, OBS_PLAQ_TEMPORAL = 1, OBS_PLAQ_SPATIAL = 2, OBS_PLAQ_OPEN_BC = 3 };
 
-/* out = U_mu(ix). */
+/* out = U_mu(ix); neighbours up and down (gauge_view.h). */
 HR_INLINE void obs_link(const obs_gauge_view *v, int ix, int mu, suNg *out) {
-  const int e = ix - v->shift;
-  if (v->host != NULL) {
-    *out = v->host[4 * e + mu];
-  } else {
-    const int o = v->off[e];
-    read_gpu_suNg(v->len[e], out, v->dev + 4 * o, e - o, mu);
-  }
+  gauge_view_link(v, ix, mu, out);
 }
-HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return v->iup[4 * ix + mu]; }
-HR_INLINE int obs_dn(const obs_gauge_view *v, int ix, int mu) { return v->idn[4 * ix + mu]; }
+HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return gauge_view_up(v, ix, mu); }
+HR_INLINE int obs_dn(const obs_gauge_view *v, int ix, int mu) { return gauge_view_dn(v, ix, mu); }
 
 /* Re tr(a b^+) = sum_ij Re(a_ij conj(b_ij)). */
 HR_INLINE double obs_re_trace_mul_dag(const suNg *a, const suNg *b) {

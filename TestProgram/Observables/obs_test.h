@@ -91,7 +91,4 @@ static inline double ot_links_differ(const suNg_field *a, const suNg_field *b) {
   return n;
 }
 
-/* The name TestProgram/Update still uses for tc_case_end. */
-#define ot_case_end tc_case_end
-
 #endif
