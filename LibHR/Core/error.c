@@ -21,6 +21,9 @@
 #define HR_ERROR_MAX_HOOKS 8
 /* Seconds a rank other than 0 waits in hr_fatal for rank 0 to report the same error. */
 #define HR_FATAL_WAIT_SECONDS 2
+/* Milliseconds a rank other than 0 waits after reporting an internal error before it aborts
+ * the run (so that rank 0's report of the same error is not cut off). */
+#define HR_ERROR_ABORT_DELAY_MS 1000
 
 static void (*error_hooks[HR_ERROR_MAX_HOOKS])(void);
 static int n_error_hooks = 0;
@@ -125,7 +128,16 @@ static _Noreturn void error_exit(int code, int everyone_reports, const char *pre
   }
   fflush(stdout);
 #if HR_WITH_MPI
-  if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  if (size > 1) {
+    if (rank != 0 && everyone_reports) {
+      /* This rank has reported; when every rank failed, let rank 0 print its report too
+       * before the abort tears the run down. */
+      struct timespec pause = {HR_ERROR_ABORT_DELAY_MS / 1000,
+                               1000000L * (HR_ERROR_ABORT_DELAY_MS % 1000)};
+      nanosleep(&pause, NULL);
+    }
+    MPI_Abort(MPI_COMM_WORLD, code);
+  }
 #endif
   exit(code);
 }
