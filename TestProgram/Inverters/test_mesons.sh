@@ -16,7 +16,7 @@
 #  theory made by PureGauge/suN (hot start, a few heatbath steps) in HiRep format.
 # Exit: 0 pass, 1 fail, 77 skip (no stored configurations).
 prog=../../Spectrum/mk_mesons
-confs=${HR_SRCDIR:-../..}/../shared/data/stored_confs
+confs=${HR_STORED_CONFS:-${HR_SRCDIR:-../..}/../shared/data/stored_confs}
 pb_hirep=$confs/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1
 pb_oqcd=$confs/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1
 ob_oqcd=$confs/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1

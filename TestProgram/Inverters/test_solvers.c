@@ -225,11 +225,14 @@ static void failure_case(double m0) {
  * lighter mass without clover: eo solves, double and mixed. Skipped (with a note) when the
  * archive cannot be read. */
 static void stored_case(const int np[4]) {
-  const char *srcdir = getenv("HR_SRCDIR");
+  const char *confs = getenv("HR_STORED_CONFS"), *srcdir = getenv("HR_SRCDIR");
   char path[1024];
-  snprintf(path, sizeof path,
-           "%s/../shared/data/stored_confs/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1",
-           srcdir != NULL ? srcdir : "../..");
+  if (confs != NULL && confs[0] != '\0')
+    snprintf(path, sizeof path, "%s/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", confs);
+  else
+    snprintf(path, sizeof path,
+             "%s/../shared/data/stored_confs/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1",
+             srcdir != NULL ? srcdir : "../..");
   const int glb[4] = {8, 8, 8, 8};
   it_geometry(glb, np);
   suNg_field *u = alloc_gfield(&glattice);
