@@ -4,7 +4,8 @@
  * device copy (structure of arrays per piece, gpu.h), together with the neighbour tables of
  * the same side. Per-site functions take a `const gauge_view *` and read links with
  * gauge_view_link and neighbours with gauge_view_up / gauge_view_dn, so one source serves
- * both copies. gauge_view_store writes a link into the copy the view reads (given as a
+ * both copies; gauge_view_of_host / gauge_view_of_device (host code) make the view of one
+ * copy. gauge_view_store writes a link into the copy the view reads (given as a
  * writable pointer). Used by the gauge observables (LibHR/Observables/observables_sites.h,
  * where it is called obs_gauge_view) and the pure-gauge update (Update/heatbath_sites.h).
  * Doc/fields_and_backends.md describes the two layouts. */
@@ -56,5 +57,38 @@ HR_INLINE void gauge_view_store(const gauge_view *v, suNg *mem, int ix, int mu,
 /* Index of the site one step up / down in direction mu. */
 HR_INLINE int gauge_view_up(const gauge_view *v, int ix, int mu) { return v->iup[4 * ix + mu]; }
 HR_INLINE int gauge_view_dn(const gauge_view *v, int ix, int mu) { return v->idn[4 * ix + mu]; }
+
+#ifndef __CUDACC__
+/* View of the links host (the host copy of an suNg_field on glattice, made current by the
+ * caller) with the host neighbour tables; time: optional global time of each element. */
+static inline gauge_view gauge_view_of_host(const suNg *host, const int *time) {
+  gauge_view v;
+  v.host = host;
+  v.dev = NULL;
+  v.off = v.len = NULL;
+  v.time = time;
+  v.iup = hr_iup;
+  v.idn = hr_idn;
+  v.shift = glattice.master_shift;
+  v.glb_t = GLB_T;
+  return v;
+}
+/* View of the device copy dev (made current by the caller) with the device site and
+ * neighbour tables of gpu.h (GPU builds); time: optional device table of global times. */
+static inline gauge_view gauge_view_of_device(const suNg *dev, const int *time) {
+  gauge_view v;
+  const hr_gpu_sites sites = hr_gpu_sites_of(&glattice);
+  v.host = NULL;
+  v.dev = dev;
+  v.off = sites.off;
+  v.len = sites.len;
+  v.time = time;
+  v.iup = hr_gpu_iup();
+  v.idn = hr_gpu_idn();
+  v.shift = glattice.master_shift;
+  v.glb_t = GLB_T;
+  return v;
+}
+#endif
 
 #endif

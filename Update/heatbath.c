@@ -71,16 +71,7 @@ static void tables_update(void) {
 
 /* View of the host copy of u; the caller has made it current (host_write_suNg_field). */
 static gauge_view host_view(const suNg_field *u) {
-  gauge_view v;
-  v.host = u->ptr;
-  v.dev = NULL;
-  v.off = v.len = NULL;
-  v.time = NULL;
-  v.iup = hr_iup;
-  v.idn = hr_idn;
-  v.shift = glattice.master_shift;
-  v.glb_t = GLB_T;
-  return v;
+  return gauge_view_of_host(u->ptr, NULL);
 }
 
 #if HR_GPU_ENABLED
@@ -89,18 +80,7 @@ static int use_gpu(void) { return linear_algebra_backend() == LA_BACKEND_GPU; }
 
 /* View of the device copy of u; the caller has made it current (gpu_write_suNg_field). */
 static gauge_view device_view(const suNg_field *u) {
-  gauge_view v;
-  v.host = NULL;
-  v.dev = u->gpu_ptr;
-  const hr_gpu_sites sites = hr_gpu_sites_of(&glattice);
-  v.off = sites.off;
-  v.len = sites.len;
-  v.time = NULL;
-  v.iup = hr_gpu_iup();
-  v.idn = hr_gpu_idn();
-  v.shift = glattice.master_shift;
-  v.glb_t = GLB_T;
-  return v;
+  return gauge_view_of_device(u->gpu_ptr, NULL);
 }
 #endif
 

@@ -147,16 +147,7 @@ static int use_gpu(void) { return HR_GPU_ENABLED && linear_algebra_backend() == 
 static obs_gauge_view host_view(const suNg_field *u) {
   hr_assert(u->type == &glattice, "gauge observables: the links must live on glattice");
   tables_update();
-  obs_gauge_view v;
-  v.host = sync_host_suNg_field(u);
-  v.dev = NULL;
-  v.off = v.len = NULL;
-  v.time = tab.time;
-  v.iup = hr_iup;
-  v.idn = hr_idn;
-  v.shift = glattice.master_shift;
-  v.glb_t = GLB_T;
-  return v;
+  return gauge_view_of_host(sync_host_suNg_field(u), tab.time);
 }
 
 #if HR_GPU_ENABLED
@@ -172,18 +163,7 @@ static obs_gauge_view device_view(const suNg_field *u, int halo) {
     start_sendrecv_suNg_field(w);
     complete_sendrecv_suNg_field(w);
   }
-  obs_gauge_view v;
-  v.host = NULL;
-  v.dev = u->gpu_ptr;
-  const hr_gpu_sites sites = hr_gpu_sites_of(&glattice);
-  v.off = sites.off;
-  v.len = sites.len;
-  v.time = tab.dev_time;
-  v.iup = hr_gpu_iup();
-  v.idn = hr_gpu_idn();
-  v.shift = glattice.master_shift;
-  v.glb_t = GLB_T;
-  return v;
+  return gauge_view_of_device(u->gpu_ptr, tab.dev_time);
 }
 
 /* Host copy of k arrays of n per-site values from the device scratch (zeroed by the caller
