@@ -1,7 +1,8 @@
 /* test_cases.h -- the case bookkeeping shared by the test programs of TestProgram/ that run
  * on several process grids: a CHECK macro that counts failed checks of the current case and
  * prints the first few per process, tc_case_end (failures summed over processes, verdict
- * PASS/FAIL printed by rank 0), MPI start-up with a quiet log, and the final summary. */
+ * PASS/FAIL printed by rank 0), MPI start-up with a quiet log, and the final summary and
+ * shut-down. */
 #ifndef TEST_CASES_H
 #define TEST_CASES_H
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 
 #include "communications.h"
+#include "geometry.h"
 #include "hr_core.h"
 #include "logger.h"
 
@@ -74,6 +76,16 @@ static inline void tc_start_grid(int *argc, char ***argv, int np[4]) {
 static inline int tc_summary(const char *program) {
   if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, tc_cases, tc_failed_cases);
   return tc_failed_cases ? 1 : 0;
+}
+
+/* tc_summary, then geometry_finalize and MPI_Finalize; returns the exit status. */
+static inline int tc_finish(const char *program) {
+  const int status = tc_summary(program);
+  geometry_finalize();
+#if HR_WITH_MPI
+  MPI_Finalize();
+#endif
+  return status;
 }
 
 #endif

@@ -28,13 +28,8 @@
 static void dt_start(int *argc, char ***argv) { tc_start(argc, argv); }
 
 static int dt_finish(const char *program) {
-  const int status = tc_summary(program);
   dirac_finalize();
-  geometry_finalize();
-#if HR_WITH_MPI
-  MPI_Finalize();
-#endif
-  return status;
+  return tc_finish(program);
 }
 
 /* Geometry of lattice glb on grid np (force: bit mu forces a halo in mu). */

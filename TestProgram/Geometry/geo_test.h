@@ -19,14 +19,7 @@
 static void geo_test_start(int *argc, char ***argv, int np[4]) { tc_start_grid(argc, argv, np); }
 
 /* Finish: print the summary, stop MPI, return the exit status. */
-static int geo_test_finish(const char *program) {
-  const int status = tc_summary(program);
-  geometry_finalize();
-#if HR_WITH_MPI
-  MPI_Finalize();
-#endif
-  return status;
-}
+static int geo_test_finish(const char *program) { return tc_finish(program); }
 
 /* The geometry of lattice glb on grid np, path blocking pb, halo forced in the directions
  * of force (bit mu); fills a description into name. Returns 0 when the grid does not fit

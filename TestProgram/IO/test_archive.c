@@ -291,5 +291,5 @@ int main(int argc, char **argv) {
   stored_pairs();
   save_load();
   rejections();
-  return ot_finish();
+  return ot_finish("test_archive");
 }

@@ -32,13 +32,8 @@ static void it_start(int *argc, char ***argv) {
 }
 
 static int it_finish(const char *program) {
-  const int status = tc_summary(program);
   dirac_finalize();
-  geometry_finalize();
-#if HR_WITH_MPI
-  MPI_Finalize();
-#endif
-  return status;
+  return tc_finish(program);
 }
 
 /* Process grid from argv[1..4] (default 1 1 1 1). */

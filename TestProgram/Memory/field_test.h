@@ -35,14 +35,7 @@ static inline void ft_value_line(const char *name, double v) {
 }
 
 /* Finish: print the summary, stop MPI, return the exit status. */
-static int ft_finish(const char *program) {
-  const int status = tc_summary(program);
-  geometry_finalize();
-#if HR_WITH_MPI
-  MPI_Finalize();
-#endif
-  return status;
-}
+static int ft_finish(const char *program) { return tc_finish(program); }
 
 /* The geometry of lattice glb on grid np with a halo forced in the directions of the bits of
  * `force`; fills a description into name. Returns 0 when the grid does not fit. */

@@ -342,5 +342,5 @@ int main(int argc, char **argv) {
   paths_on_stored_configurations(np);
   paths_on_random_fields(np);
 #endif
-  return ot_finish();
+  return ot_finish("test_observables");
 }

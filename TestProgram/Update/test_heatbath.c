@@ -228,7 +228,7 @@ int main(int argc, char **argv) {
   ot_geometry(glb, np);
   if (argc > 6) {
     reference_run(argv[5], argv[6]);
-    return ot_finish();
+    return ot_finish("test_heatbath");
   }
 #if HR_GPU_ENABLED
   gpu_path();
@@ -236,5 +236,5 @@ int main(int argc, char **argv) {
   strong_coupling();
   haar_at_beta_zero();
   overrelaxation();
-  return ot_finish();
+  return ot_finish("test_heatbath");
 }
