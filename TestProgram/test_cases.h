@@ -72,6 +72,18 @@ static inline void tc_start_grid(int *argc, char ***argv, int np[4]) {
   }
 }
 
+/* geometry_init(p) when the parameters fit the number of processes and return 1; otherwise
+ * print "SKIP: <name>: <reason>" (rank 0) and return 0. */
+static inline int tc_geometry_init(const geometry_params *p, const char *name) {
+  char msg[512];
+  if (geometry_check_params(p, hr_nranks(), msg, sizeof msg) != NULL) {
+    if (hr_rank() == 0) printf("SKIP: %s: %s\n", name, msg);
+    return 0;
+  }
+  geometry_init(p);
+  return 1;
+}
+
 /* Print "<program>: N case(s), M failed" on rank 0; returns the exit status (0: all passed). */
 static inline int tc_summary(const char *program) {
   if (hr_rank() == 0) printf("%s: %d case(s), %d failed\n", program, tc_cases, tc_failed_cases);

@@ -42,13 +42,7 @@ static int geo_setup(const int glb[4], const int np[4], const int pb[4], int for
   snprintf(name, len, "lattice %dx%dx%dx%d grid %dx%dx%dx%d pb %d%d%d%d halo %s%s", glb[0],
            glb[1], glb[2], glb[3], np[0], np[1], np[2], np[3], pb[0], pb[1], pb[2], pb[3],
            halo[0] ? halo : "none", force ? " (forced)" : "");
-  char msg[512];
-  if (geometry_check_params(&p, hr_nranks(), msg, sizeof msg) != NULL) {
-    if (hr_rank() == 0) printf("SKIP: %s: %s\n", name, msg);
-    return 0;
-  }
-  geometry_init(&p);
-  return 1;
+  return tc_geometry_init(&p, name);
 }
 
 /* The lattices every grid is tested on; each fits all grids of the test suite. */

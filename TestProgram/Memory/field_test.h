@@ -51,13 +51,7 @@ static int ft_setup(const int glb[4], const int np[4], int force, char *name, si
            np[0], np[1], np[2], np[3], force ? " forced halo" : "");
   snprintf(ft_value_prefix, sizeof ft_value_prefix, "%dx%dx%dx%d%s.", glb[0], glb[1], glb[2],
            glb[3], force ? "f" : "");
-  char msg[512];
-  if (geometry_check_params(&p, hr_nranks(), msg, sizeof msg) != NULL) {
-    if (hr_rank() == 0) printf("SKIP: %s: %s\n", name, msg);
-    return 0;
-  }
-  geometry_init(&p);
-  return 1;
+  return tc_geometry_init(&p, name);
 }
 
 /* The lattices of the tests: a small one that fits every grid of the *.gridtest files, and
