@@ -13,6 +13,7 @@
  *   n         the number of fields allocated together with this one (alloc_<kind>(n, g)
  *             returns an array of n structs sharing one allocation)
  *   current   which copies hold the field's value: HR_COPY_HOST | HR_COPY_GPU
+ *   version   changes whenever the field's value may change (see below)
  *
  * Current-copy rule (GPU builds). Every operation brings the copy it works on up to date
  * first (copying from the other side when only that one is current) and, when it writes,
@@ -20,7 +21,16 @@
  *   sync_host_<kind>(f) / sync_gpu_<kind>(f)   make that copy current (before reading it)
  *   host_write_<kind>(f) / gpu_write_<kind>(f) the same, and mark the other copy stale
  *                                              (before writing it); return ptr / gpu_ptr
- * In CPU builds the host copy is always current and these calls only return f->ptr. */
+ * In CPU builds the host copy is always current and these calls only return f->ptr.
+ *
+ * Versions. Every call that may change a field's value (host_write_*, gpu_write_*, copy_*
+ * into it, zero_*, the linear algebra and every library update of the links) gives the field
+ * a fresh version from one global counter, so (field, version) never repeats. What is derived
+ * from a field (represented links, packed and single-precision links, the clover term and its
+ * inverse, see dirac.h) records the version it was built from and is rebuilt on its next use
+ * when the version differs. A program that changes a field's values through the pointer
+ * itself calls host_write_<kind>(f) (or gpu_write_<kind>(f)) before it writes: that one call
+ * is the whole contract. */
 #ifndef FIELDS_H
 #define FIELDS_H
 
@@ -63,6 +73,7 @@ struct hr_field_exchange;
     const geometry_descriptor *type;     /* geometry */                                        \
     int n;                               /* fields allocated together */                       \
     int current;                         /* HR_COPY_HOST | HR_COPY_GPU */                      \
+    unsigned long version;               /* changes with every write (hr_field_new_version) */ \
     struct hr_field_memory *mem;         /* shared allocation record */                        \
     struct hr_field_exchange *exchange;  /* this field's halo-exchange state */                \
   } kind;
@@ -81,7 +92,8 @@ HR_FIELD_KINDS(HR_FIELD_STRUCT_)
  *                             both current
  *   sync_host_<kind>(f), sync_gpu_<kind>(f), host_write_<kind>(f), gpu_write_<kind>(f)
  *                             current-copy control, see above (sync_* accept const fields:
- *                             bringing a copy up to date does not change the field's value)
+ *                             bringing a copy up to date does not change the field's value;
+ *                             the *_write_* calls give the field a new version)
  *   start_sendrecv_<kind>(f)  start the halo exchange of f (on the device when the device
  *                             copy is current in a GPU build, else on the host)
  *   complete_sendrecv_<kind>(f)  wait for it; afterwards the halo (receive pieces and
@@ -105,6 +117,9 @@ HR_FIELD_KINDS(HR_FIELD_STRUCT_)
   extern const hr_field_kind_info hr_kind_##kind;
 HR_FIELD_KINDS(HR_FIELD_DECLS_)
 #undef HR_FIELD_DECLS_
+
+/* A fresh version number (global counter, never reused), for a field about to change. */
+unsigned long hr_field_new_version(void);
 
 /* Stop with an error naming `what` if the field whose exchange state is `ex` (f->exchange)
  * has a halo exchange in flight (its memory must not be touched until it completes). */

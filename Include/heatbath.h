@@ -6,7 +6,7 @@
  * the gauge field is exchanged after every pass. Random numbers: one draw number per pass
  * (rng_next_draw) and one stream per link keyed by its global index 4 * site + mu, so a run
  * does not depend on the process grid or the number of threads. In GPU builds with
- * linear_algebra_backend() == LA_BACKEND_GPU (the default there) every function runs on the
+ * hr_backend_current() == HR_BACKEND_GPU (the default there) every function runs on the
  * device copy of u (one kernel launch per piece and pass; afterwards only the device copy is
  * current), with the same random streams and per-link code as the CPU path, so both paths
  * give the same links (bitwise in the emulated build). u must live on glattice. Every

@@ -16,6 +16,7 @@
 #include "representation.h"
 #include "geometry.h"
 #include "communications.h"
+#include "backend.h"
 #include "field_kinds.h"
 #include "fields.h"
 #include "gpu.h"

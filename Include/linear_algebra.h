@@ -16,11 +16,12 @@
  *
  * Backends. In GPU builds the operations run on the device copies (bringing them there first
  * when the host copy is the current one, and marking written fields device-current); in CPU
- * builds on the host. linear_algebra_set_backend can force the host path in a GPU build (to
- * compare the two, or to mix with host code). Doc/fields_and_backends.md has the details. */
+ * builds on the host; the backend is the one of backend.h (hr_backend_set can force the host
+ * path in a GPU build, to compare the two or to mix with host code). Doc/fields_and_backends.md has the details. */
 #ifndef LINEAR_ALGEBRA_H
 #define LINEAR_ALGEBRA_H
 
+#include "backend.h"
 #include "fields.h"
 #include "hr_complex.h"
 
@@ -28,16 +29,6 @@
 extern "C" {
 #endif
 
-/* Where linear algebra runs. */
-typedef enum {
-  LA_BACKEND_DEFAULT = 0, /* GPU in GPU builds, CPU otherwise */
-  LA_BACKEND_CPU = 1,     /* host copies (any build) */
-  LA_BACKEND_GPU = 2      /* device copies (GPU builds only) */
-} la_backend;
-/* Choose the backend of the following calls; returns the previous choice. */
-la_backend linear_algebra_set_backend(la_backend b);
-/* The backend calls run on now (LA_BACKEND_CPU or LA_BACKEND_GPU). */
-la_backend linear_algebra_backend(void);
 
 /* The operations for one precision: F is the field type, S the suffix. */
 #define HR_LINEAR_ALGEBRA_DECLS(F, S)                                                          \

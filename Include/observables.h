@@ -2,7 +2,7 @@
  * temporal, spatial; plain and with HiRep's open-boundary weights), the openQCD plaquette
  * sum, the Polyakov loop, and at zero flow time the clover-leaf action density E and the
  * topological charge Q with openQCD's definitions (Doc/archives_and_observables.md).
- * Backends (linear_algebra_backend(), linear_algebra.h): the CPU path reads the host copy of
+ * Backends (hr_backend_current(), backend.h): the CPU path reads the host copy of
  * u (made current first) including its halo (gauge layout, edges included): exchange the
  * host halo after changing u (the archive readers and the update functions of LibHR leave it
  * current). The GPU path (default in GPU builds) brings the device copy up to date and

@@ -31,6 +31,7 @@ static const geometry_descriptor *LA_PREPARE_(const char *op, int mask, int gpu,
     if (!LA_WRITES(mask, i)) continue;
     hr_field_check_idle(f[i]->exchange, op);
     ((LA_FIELD *)f[i])->current = gpu ? HR_COPY_GPU : HR_COPY_HOST; /* a written slot */
+    ((LA_FIELD *)f[i])->version = hr_field_new_version();
   }
   return g;
 }
@@ -41,7 +42,7 @@ static const geometry_descriptor *LA_PREPARE_(const char *op, int mask, int gpu,
 /* Run streaming operation `op` on the fields f0..f3 (LA_NONE_ for unused slots). */
 #define LA_RUN_(op, a, f0, f1, f2, f3)                                                         \
   do {                                                                                         \
-    const int gpu_ = linear_algebra_backend() == LA_BACKEND_GPU;                               \
+    const int gpu_ = hr_backend_current() == HR_BACKEND_GPU;                               \
     const geometry_descriptor *g_ =                                                            \
         LA_PREPARE_(HR_STR(LA_NAME_(op)), LA_MASK_##op, gpu_, f0, f1, f2, f3);                 \
     if (gpu_)                                                                                  \
@@ -55,7 +56,7 @@ static const geometry_descriptor *LA_PREPARE_(const char *op, int mask, int gpu,
 /* Run reduction `op` and sum its result res[] over the processes. */
 #define LA_RUN_REDUCE_(op, a, res, f0, f1, f2, f3)                                             \
   do {                                                                                         \
-    const int gpu_ = linear_algebra_backend() == LA_BACKEND_GPU;                               \
+    const int gpu_ = hr_backend_current() == HR_BACKEND_GPU;                               \
     const geometry_descriptor *g_ =                                                            \
         LA_PREPARE_(HR_STR(LA_NAME_(op)), LA_MASK_##op, gpu_, f0, f1, f2, f3);                 \
     res[0] = res[1] = 0;                                                                       \

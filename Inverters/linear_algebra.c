@@ -11,25 +11,6 @@
 #include "la_sites.h"
 #include "linear_algebra.h"
 
-/* ------------------------------------------------------------------ backend choice */
-
-static la_backend backend_choice = LA_BACKEND_DEFAULT;
-
-la_backend linear_algebra_set_backend(la_backend b) {
-  if (b == LA_BACKEND_GPU && !HR_GPU_ENABLED)
-    hr_error("linear_algebra_set_backend: this build has no GPU backend (configure "
-             "--enable-gpu=cuda or --enable-gpu=emulated)");
-  const la_backend old = backend_choice;
-  backend_choice = b;
-  return old;
-}
-
-la_backend linear_algebra_backend(void) {
-  if (backend_choice == LA_BACKEND_DEFAULT)
-    return HR_GPU_ENABLED ? LA_BACKEND_GPU : LA_BACKEND_CPU;
-  return backend_choice;
-}
-
 /* ------------------------------------------------------------------ CPU loops */
 
 /* Host address of site offset o of base pointer b, for the slots the operation uses. */
@@ -173,13 +154,15 @@ static const geometry_descriptor *la_common_geometry(const char *op, int mask,
     const geometry_descriptor *gs[4] = {(out)->type, (in)->type, NULL, NULL};                  \
     const geometry_descriptor *g = la_common_geometry(#name, LA_MASK_to_flt, gs);              \
     const la_args a = la_real(0, 0);                                                           \
-    if (linear_algebra_backend() == LA_BACKEND_GPU) {                                          \
+    if (hr_backend_current() == HR_BACKEND_GPU) {                                          \
       sync_gpu_##name##_in(in);                                                                \
       (out)->current = HR_COPY_GPU;                                                            \
+      (out)->version = hr_field_new_version();                                                 \
       LA_GPU_CALL_(la_gpu_##name, a, g, (out)->gpu_ptr, (in)->gpu_ptr, NULL, NULL);            \
     } else {                                                                                   \
       sync_host_##name##_in(in);                                                               \
       (out)->current = HR_COPY_HOST;                                                           \
+      (out)->version = hr_field_new_version();                                                 \
       la_cpu_##name(a, g, (out)->ptr, (in)->ptr, NULL, NULL);                                  \
     }                                                                                          \
   } while (0)

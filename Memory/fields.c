@@ -241,6 +241,17 @@ void hr_field_zero(struct hr_field_memory *m, struct hr_field_exchange *ex, void
 #endif
 }
 
+/* ------------------------------------------------------------------ versions */
+
+static unsigned long version_counter = 0;
+
+unsigned long hr_field_new_version(void) {
+  unsigned long v;
+  HR_OMP_PRAGMA(omp atomic capture)
+  v = ++version_counter;
+  return v;
+}
+
 /* ------------------------------------------------------------------ per-kind functions */
 
 #if HR_GPU_ENABLED
@@ -260,6 +271,7 @@ void hr_field_zero(struct hr_field_memory *m, struct hr_field_exchange *ex, void
       f[i].type = g;                                                                           \
       f[i].n = n;                                                                              \
       f[i].current = HR_BOTH_COPIES_;                                                          \
+      f[i].version = hr_field_new_version();                                                   \
       f[i].mem = m;                                                                            \
       f[i].exchange = &m->ex[i];                                                               \
     }                                                                                          \
@@ -275,9 +287,11 @@ void hr_field_zero(struct hr_field_memory *m, struct hr_field_exchange *ex, void
     kind *s = (kind *)src; /* only its current-copy bits may change */                         \
     hr_field_copy(dst->mem, dst->exchange, dst->ptr, dst->gpu_ptr, &dst->current, s->mem,      \
                   s->exchange, s->ptr, s->gpu_ptr, &s->current);                               \
+    dst->version = hr_field_new_version();                                                     \
   }                                                                                            \
   void zero_##kind(kind *f) {                                                                  \
     hr_field_zero(f->mem, f->exchange, f->ptr, f->gpu_ptr, &f->current);                       \
+    f->version = hr_field_new_version();                                                       \
   }                                                                                            \
   void copy_to_gpu_##kind(kind *f) {                                                           \
     hr_field_copy_to_gpu(f->mem, f->exchange, f->ptr, f->gpu_ptr, &f->current);                \
@@ -298,11 +312,13 @@ void hr_field_zero(struct hr_field_memory *m, struct hr_field_exchange *ex, void
   site *host_write_##kind(kind *f) {                                                           \
     hr_field_sync_host(f->mem, f->exchange, f->ptr, f->gpu_ptr, &f->current);                  \
     f->current = HR_COPY_HOST;                                                                 \
+    f->version = hr_field_new_version();                                                       \
     return f->ptr;                                                                             \
   }                                                                                            \
   site *gpu_write_##kind(kind *f) {                                                            \
     hr_field_sync_gpu(f->mem, f->exchange, f->ptr, f->gpu_ptr, &f->current);                   \
     f->current = HR_GPU_ENABLED ? HR_COPY_GPU : HR_COPY_HOST;                                  \
+    f->version = hr_field_new_version();                                                       \
     return f->gpu_ptr;                                                                         \
   }                                                                                            \
   void start_sendrecv_##kind(kind *f) {                                                        \

@@ -43,6 +43,7 @@ void gaussian_spinor_field(spinor_field *s) {
   })
   sync_copies(s->type, HR_LAYOUT_SPINOR, s->ptr, sizeof(suNf_spinor));
   s->current = HR_COPY_HOST;
+  s->version = hr_field_new_version();
 }
 
 void gaussian_spinor_field_flt(spinor_field_flt *s) {
@@ -60,6 +61,7 @@ void gaussian_spinor_field_flt(spinor_field_flt *s) {
   })
   sync_copies(s->type, HR_LAYOUT_SPINOR, s->ptr, sizeof(suNf_spinor_flt));
   s->current = HR_COPY_HOST;
+  s->version = hr_field_new_version();
 }
 
 void random_suNg_field(suNg_field *u) {
@@ -68,6 +70,7 @@ void random_suNg_field(suNg_field *u) {
                        { suNg_random(&st, _4FIELD_AT(u, ix, mu)); })
   sync_copies(u->type, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
   u->current = HR_COPY_HOST;
+  u->version = hr_field_new_version();
 }
 
 void gaussian_momenta(suNg_av_field *momenta) {
@@ -76,4 +79,5 @@ void gaussian_momenta(suNg_av_field *momenta) {
                        { suNg_algebra_vector_random(&st, _4FIELD_AT(momenta, ix, mu)); })
   sync_copies(momenta->type, HR_LAYOUT_GAUGE, momenta->ptr, 4 * sizeof(suNg_algebra_vector));
   momenta->current = HR_COPY_HOST;
+  momenta->version = hr_field_new_version();
 }

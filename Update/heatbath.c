@@ -6,7 +6,7 @@
  * X = V qhat has weight exp(alpha X_0), alpha = 2 beta k / NG (Kennedy-Pendleton for
  * alpha > 2, direct rejection from the Haar measure below), or, for over-relaxation, the
  * reflection V = (qhat^+)^2 that leaves Re tr(V W) unchanged. The per-link mathematics is in
- * heatbath_sites.h, shared with the GPU path (heatbath_gpu.c); linear_algebra_backend()
+ * heatbath_sites.h, shared with the GPU path (heatbath_gpu.c); hr_backend_current()
  * chooses the path: CPU (OpenMP loops over the host copy) or GPU (one kernel launch per piece
  * over the device copy, halo exchanged on the device). Both give the same links (bitwise in
  * the emulated build) since a link's random stream depends only on (seed, draw, global link
@@ -75,8 +75,8 @@ static gauge_view host_view(const suNg_field *u) {
 }
 
 #if HR_GPU_ENABLED
-/* Whether the calls run on the GPU path (linear_algebra_backend(), GPU builds only). */
-static int use_gpu(void) { return linear_algebra_backend() == LA_BACKEND_GPU; }
+/* Whether the calls run on the GPU path (hr_backend_current(), GPU builds only). */
+static int use_gpu(void) { return hr_backend_current() == HR_BACKEND_GPU; }
 
 /* View of the device copy of u; the caller has made it current (gpu_write_suNg_field). */
 static gauge_view device_view(const suNg_field *u) {
@@ -145,7 +145,7 @@ double links_per_sweep(void) { return 4.0 * (double)GLB_VOLUME; }
 /* ------------------------------------------------------------------ starts */
 
 /* Cold (hot = 0) or hot start: every master site's links on the path of
- * linear_algebra_backend(), then the halo. */
+ * hr_backend_current(), then the halo. */
 static void gauge_field_start(suNg_field *u, int hot) {
   hr_assert(u->type == &glattice, "pure-gauge start: the links must live on glattice");
   tables_update();

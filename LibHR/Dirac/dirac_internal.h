@@ -19,9 +19,9 @@ const clover_field_flt *clover_block_field_flt(double m0, int inverse);
 void clover_links_changed(void);
 
 /* 1 when the operators run on the GPU path (GPU builds with the GPU backend chosen for the
- * field operations, linear_algebra_backend()), 0 for the CPU loops. */
+ * field operations, hr_backend_current()), 0 for the CPU loops. */
 static inline int dirac_on_gpu(void) {
-  return HR_GPU_ENABLED && linear_algebra_backend() == LA_BACKEND_GPU;
+  return HR_GPU_ENABLED && hr_backend_current() == HR_BACKEND_GPU;
 }
 
 #endif

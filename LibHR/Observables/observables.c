@@ -1,7 +1,7 @@
 /* observables.c -- plaquettes, Polyakov loop and the clover-leaf E and Q of a gauge field:
  * the CPU path (OpenMP over sites of the host copy) and the host side of the GPU path
  * (observables_gpu.c: kernels over the device copy, one launch per piece), chosen by
- * linear_algebra_backend(). Both evaluate the per-site functions of observables_sites.h,
+ * hr_backend_current(). Both evaluate the per-site functions of observables_sites.h,
  * write one value per site and sum the values with the same exact summation, so the two
  * paths give the same results bit for bit where the compilers make the same floating-point
  * operations. Definitions: observables.h and Doc/archives_and_observables.md. */
@@ -140,8 +140,8 @@ static void tables_update(void) {
   tab.generation = geometry_generation();
 }
 
-/* Whether the calls run on the GPU path (linear_algebra_backend(), GPU builds only). */
-static int use_gpu(void) { return HR_GPU_ENABLED && linear_algebra_backend() == LA_BACKEND_GPU; }
+/* Whether the calls run on the GPU path (hr_backend_current(), GPU builds only). */
+static int use_gpu(void) { return HR_GPU_ENABLED && hr_backend_current() == HR_BACKEND_GPU; }
 
 /* View of the host copy of u (made current first). */
 static obs_gauge_view host_view(const suNg_field *u) {

@@ -231,7 +231,7 @@ static void check_operators(double m0, const char *tag) {
 #if HR_GPU_ENABLED
 /* Run op on the CPU loops (gpu = 0) or the GPU path (gpu = 1). */
 static void on_backend(int gpu) {
-  linear_algebra_set_backend(gpu ? LA_BACKEND_GPU : LA_BACKEND_CPU);
+  hr_backend_set(gpu ? HR_BACKEND_GPU : HR_BACKEND_CPU);
 }
 
 /* Largest relative difference allowed between the two backends (rounding only). */
@@ -666,7 +666,7 @@ int main(int argc, char **argv) {
 #if HR_GPU_ENABLED
   /* the analytic checks read and write host copies directly: run them on the CPU loops; the
    * GPU path is compared with them case by case (check_gpu_vs_cpu) */
-  linear_algebra_set_backend(LA_BACKEND_CPU);
+  hr_backend_set(HR_BACKEND_CPU);
 #endif
   if (hr_rank() == 0)
     printf("test_dirac: SU(%d) %s (NF = %d), lattice %dx%dx%dx%d, grid %dx%dx%dx%d%s\n", NG,

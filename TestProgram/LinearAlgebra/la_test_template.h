@@ -168,16 +168,16 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
   const double coef[2] = {0.7312, -1.2345678901234567};
   const hr_complex z = hr_cmplx(0.3, -0.9);
   const int nb = HR_GPU_ENABLED ? 2 : 1;
-  const la_backend backends[2] = {LA_BACKEND_CPU, LA_BACKEND_GPU};
+  const hr_backend backends[2] = {HR_BACKEND_CPU, HR_BACKEND_GPU};
   const double tol = 8 * LT_EPS;
 
   /* ---- streaming operations */
   for (int op = 0; op < LT_NOPS_; op++) {
     for (int ib = 0; ib < nb; ib++) {
-      linear_algebra_set_backend(backends[ib]);
+      hr_backend_set(backends[ib]);
       LT_(lt_set)(R, c0, nreal);
       LT_(lt_run)(op, R, A, B, coef, z);
-      if (backends[ib] == LA_BACKEND_GPU)
+      if (backends[ib] == HR_BACKEND_GPU)
         CHECK(R->current == HR_COPY_GPU && (op == 0 || op == 14 || (A->current & HR_COPY_GPU)),
               "GPU %s: output current %d, input %d", LT_(lt_op_names)[op], R->current,
               A->current);
@@ -238,7 +238,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
     double ref[2], mag[2];
     LT_(lt_reduce_ref)(op, g, a, op == 0 ? a : b, ref, mag);
     for (int ib = 0; ib < nb; ib++) {
-      linear_algebra_set_backend(backends[ib]);
+      hr_backend_set(backends[ib]);
       double first[2] = {0, 0};
       for (int t = 0; t < nthr; t++) {
         lt_set_threads(threads[t]);
@@ -271,7 +271,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
     for (int op = 0; op < LT_NRED_; op++) {
       double out[2][2];
       for (int ib = 0; ib < 2; ib++) {
-        linear_algebra_set_backend(backends[ib]);
+        hr_backend_set(backends[ib]);
         LT_(lt_reduce)(op, A, B, out[ib]);
       }
       double ref[2], mag[2];
@@ -291,7 +291,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
     const double alpha = 0.37;
     double rr[2];
     for (int ib = 0; ib < nb; ib++) {
-      linear_algebra_set_backend(backends[ib]);
+      hr_backend_set(backends[ib]);
       LT_(lt_set)(X, c0, nreal);
       LT_(lt_set)(Y, a, nreal);
       rr[ib] = LT_F_(cg_update)(X, Y, alpha, B, C);
@@ -326,7 +326,7 @@ static void LT_(lt_test)(const geometry_descriptor *g, const char *gname, const 
   }
   snprintf(cname, sizeof cname, "fused CG update%s, %s, %s", HR_STR(LT_TAG), gname, lname);
   tc_case_end(cname);
-  linear_algebra_set_backend(LA_BACKEND_DEFAULT);
+  hr_backend_set(HR_BACKEND_DEFAULT);
 
   free(a);
   free(b);

@@ -61,7 +61,7 @@ static void test_conversions(const geometry_descriptor *g, const char *gname, co
   gaussian_spinor_field(&d[0]);
   const int nb = HR_GPU_ENABLED ? 2 : 1;
   for (int ib = 0; ib < nb; ib++) {
-    linear_algebra_set_backend(ib ? LA_BACKEND_GPU : LA_BACKEND_CPU);
+    hr_backend_set(ib ? HR_BACKEND_GPU : HR_BACKEND_CPU);
     assign_sd2s(s, &d[0]);
     assign_s2sd(&d[1], s);
     const suNf_spinor *x = sync_host_spinor_field(&d[0]), *y = sync_host_spinor_field(&d[1]);
@@ -77,7 +77,7 @@ static void test_conversions(const geometry_descriptor *g, const char *gname, co
     CHECK(ok, "%s: double -> single -> double is not rounding then widening",
           ib ? "GPU" : "CPU");
   }
-  linear_algebra_set_backend(LA_BACKEND_DEFAULT);
+  hr_backend_set(HR_BACKEND_DEFAULT);
   free_spinor_field_f_flt(s);
   free_spinor_field_f(d);
   char cname[512];

@@ -171,7 +171,7 @@ static void polyakov_known(const int np[4]) {
 
 /* ------------------------------------------------------------------ GPU path vs CPU path */
 #if HR_GPU_ENABLED
-/* Every observable of u on the path linear_algebra_backend() says. */
+/* Every observable of u on the path hr_backend_current() says. */
 typedef struct {
   double plaq, pt, ps, plaq_obc, retr;
   hr_complex poly;
@@ -190,11 +190,11 @@ static all_obs observe(const suNg_field *u) {
   return o;
 }
 
-static all_obs observe_on(la_backend b, const suNg_field *u) {
-  const la_backend old = linear_algebra_set_backend(b);
-  CHECK(linear_algebra_backend() == b, "backend %d not taken", (int)b);
+static all_obs observe_on(hr_backend b, const suNg_field *u) {
+  const hr_backend old = hr_backend_set(b);
+  CHECK(hr_backend_current() == b, "backend %d not taken", (int)b);
   const all_obs o = observe(u);
-  linear_algebra_set_backend(old);
+  hr_backend_set(old);
   return o;
 }
 
@@ -229,11 +229,11 @@ static void check_paths_agree(const all_obs *gp, const all_obs *cp, const char *
 
 /* Both paths on u, GPU first (u's device copy is brought up to date) and CPU first. */
 static void compare_paths(suNg_field *u, const char *what) {
-  const all_obs g = observe_on(LA_BACKEND_GPU, u);
-  const all_obs c = observe_on(LA_BACKEND_CPU, u);
+  const all_obs g = observe_on(HR_BACKEND_GPU, u);
+  const all_obs c = observe_on(HR_BACKEND_CPU, u);
   check_paths_agree(&g, &c, what);
-  const all_obs c2 = observe_on(LA_BACKEND_CPU, u);
-  const all_obs g2 = observe_on(LA_BACKEND_GPU, u);
+  const all_obs c2 = observe_on(HR_BACKEND_CPU, u);
+  const all_obs g2 = observe_on(HR_BACKEND_GPU, u);
   check_paths_agree(&g2, &c2, what);
   check_paths_agree(&g2, &g, what);
 }
@@ -285,7 +285,7 @@ static void paths_on_random_fields(const int np[4]) {
     suNg_field *u = ot_gauge_new(), *w = ot_gauge_new(), *u2 = ot_gauge_new();
     random_field(u);
     compare_paths(u, k == 0 ? "random field" : "random field, halos");
-    const all_obs c = observe_on(LA_BACKEND_CPU, u);
+    const all_obs c = observe_on(HR_BACKEND_CPU, u);
     CHECK(fabs(c.per.qtop) > 1e-6 && fabs(c.per.yact) > 1.0 && cabs(c.poly) > 1e-6 &&
               fabs(c.obc.qtop) > 1e-6,
           "the random field is too trivial to test anything");
@@ -293,9 +293,9 @@ static void paths_on_random_fields(const int np[4]) {
     /* The GPU path reads the device copy: zero it behind the tracking's back (both copies
      * stay marked current). */
     hr_gpu_zero(u->gpu_ptr, field_bytes(&hr_kind_suNg_field, u->type));
-    const all_obs c0 = observe_on(LA_BACKEND_CPU, u);
+    const all_obs c0 = observe_on(HR_BACKEND_CPU, u);
     check_paths_agree(&c0, &c, "CPU path with a zeroed device copy");
-    const all_obs g0 = observe_on(LA_BACKEND_GPU, u);
+    const all_obs g0 = observe_on(HR_BACKEND_GPU, u);
     CHECK(g0.plaq == 0.0 && g0.per.yact == 0.0 && g0.poly == 0.0 && g0.per.wact > 1.0,
           "GPU path with a zeroed device copy: plaquette %g, E %g, Polyakov %g, Wact %g",
           g0.plaq, g0.per.yact, cabs(g0.poly), g0.per.wact);
@@ -304,24 +304,24 @@ static void paths_on_random_fields(const int np[4]) {
     /* A stale device halo: the device masters of u become those of w (as a device update
      * would leave them), the device halo still holds u's halo. The GPU path refreshes it. */
     random_field(w);
-    const all_obs cw = observe_on(LA_BACKEND_CPU, w);
+    const all_obs cw = observe_on(HR_BACKEND_CPU, w);
     sync_gpu_suNg_field(w);
     gpu_write_suNg_field(u);
     _PIECE_FOR(u->type, ixp) {
       hr_gpu_copy_on_device(_GPU_4FIELD_BLK(u, ixp), _GPU_4FIELD_BLK(w, ixp),
                             4 * (size_t)_PIECE_LENGTH(u->type, ixp) * sizeof(suNg));
     }
-    const all_obs gw = observe_on(LA_BACKEND_GPU, u);
+    const all_obs gw = observe_on(HR_BACKEND_GPU, u);
     check_paths_agree(&gw, &cw, "GPU path after device-only master updates");
     /* ... and the CPU path then reads the device copy (with its refreshed halo). */
-    const all_obs cw2 = observe_on(LA_BACKEND_CPU, u);
+    const all_obs cw2 = observe_on(HR_BACKEND_CPU, u);
     check_paths_agree(&cw2, &cw, "CPU path of a device-current field");
 
     /* The CPU path brings a device-only field to the host: copy_suNg_field copies on the
      * device, u2's host copy is still zero. */
     copy_suNg_field(u2, w);
     CHECK(u2->current == HR_COPY_GPU, "copy_suNg_field should leave only the device copy");
-    const all_obs c2 = observe_on(LA_BACKEND_CPU, u2);
+    const all_obs c2 = observe_on(HR_BACKEND_CPU, u2);
     check_paths_agree(&c2, &cw, "CPU path of a copy made on the device");
     ot_gauge_free(u2);
     ot_gauge_free(w);

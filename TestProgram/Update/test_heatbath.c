@@ -6,7 +6,7 @@
  *  - beta = 0 gives Haar-distributed links: E[Re tr U / N] = 0, E[|tr U|^2] = 1;
  *  - over-relaxation keeps the Wilson action (to rounding) and changes the links;
  *  - the links stay in SU(N);
- *  - GPU builds: the GPU path (linear_algebra_backend() == LA_BACKEND_GPU, the default) gives
+ *  - GPU builds: the GPU path (hr_backend_current() == HR_BACKEND_GPU, the default) gives
  *    the same links as the CPU path from the same seed: hot and cold start, then heatbath and
  *    over-relaxation sweeps at two couplings (both branches of the SU(2) heatbath), bitwise
  *    in the emulated build (the same C code runs on both paths) and to 1e-12 in CUDA builds
@@ -152,9 +152,9 @@ static double max_link_difference(const suNg_field *a, const suNg_field *b) {
 
 /* The field of `steps` on the path `backend`, from rng_init(seed). steps: 0 start only
  * (hot or cold), else start then heatbath at beta_a, over-relaxation, heatbath at beta_b. */
-static void run_path(suNg_field *u, la_backend backend, uint64_t seed, int hot, int steps,
+static void run_path(suNg_field *u, hr_backend backend, uint64_t seed, int hot, int steps,
                      double beta_a, double beta_b) {
-  const la_backend old = linear_algebra_set_backend(backend);
+  const hr_backend old = hr_backend_set(backend);
   rng_init(seed);
   if (hot)
     gauge_field_hot(u);
@@ -165,7 +165,7 @@ static void run_path(suNg_field *u, la_backend backend, uint64_t seed, int hot, 
     overrelaxation_sweep(u);
     pure_gauge_update(u, beta_b, 1, 1);
   }
-  linear_algebra_set_backend(old);
+  hr_backend_set(old);
 }
 
 /* The same run on the GPU and on the CPU path; the links must agree (bitwise in the emulated
@@ -173,10 +173,10 @@ static void run_path(suNg_field *u, la_backend backend, uint64_t seed, int hot, 
 static void gpu_equals_cpu(const char *what, uint64_t seed, int hot, int steps, double beta_a,
                            double beta_b) {
   suNg_field *g = ot_gauge_new(), *c = ot_gauge_new();
-  run_path(g, LA_BACKEND_GPU, seed, hot, steps, beta_a, beta_b);
+  run_path(g, HR_BACKEND_GPU, seed, hot, steps, beta_a, beta_b);
   CHECK(g->current == HR_COPY_GPU, "GPU path: current = %d, expected the device copy only",
         g->current);
-  run_path(c, LA_BACKEND_CPU, seed, hot, steps, beta_a, beta_b);
+  run_path(c, HR_BACKEND_CPU, seed, hot, steps, beta_a, beta_b);
   CHECK(c->current == HR_COPY_HOST, "CPU path: current = %d, expected the host copy only",
         c->current);
   const double d = max_link_difference(g, c);
