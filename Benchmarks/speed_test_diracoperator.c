@@ -44,12 +44,9 @@ typedef struct {
   const geometry_descriptor *out_g, *in_g;
   double flop_per_site; /* per site of out_g */
   double bytes_per_site;
-  void (*dbl)(double, spinor_field *, const spinor_field *);
-  void (*flt)(double, spinor_field_flt *, const spinor_field_flt *);
+  void (*dbl)(spinor_field *, const dirac_op *, const spinor_field *);
+  void (*flt)(spinor_field_flt *, const dirac_op *, const spinor_field_flt *);
 } bench_op;
-
-static void hop_dbl(double m0, spinor_field *o, const spinor_field *i) { (void)m0; Dphi_(o, i); }
-static void hop_flt(double m0, spinor_field_flt *o, const spinor_field_flt *i) { (void)m0; Dphi_flt_(o, i); }
 
 /* Process CPU time in seconds (all threads). */
 static double cpu_time(void) {
@@ -60,16 +57,16 @@ static double cpu_time(void) {
 
 /* Seconds per call (slowest rank); *cpu_share = CPU time / (wall time x threads), below 1
  * when the threads did not get their cores (a loaded machine). */
-static double time_op(const bench_op *op, int single, double m0, double min_time, int *calls,
-                      double *cpu_share) {
+static double time_op(const bench_op *op, int single, const dirac_op *D, double min_time,
+                      int *calls, double *cpu_share) {
   spinor_field *in = alloc_spinor_field(1, op->in_g), *out = alloc_spinor_field(1, op->out_g);
   spinor_field_flt *inf = alloc_spinor_field_flt(1, op->in_g);
   spinor_field_flt *outf = alloc_spinor_field_flt(1, op->out_g);
   fill_spinor(in, 1);
   spinor_field_to_flt(inf, in);
   for (int w = 0; w < 2; w++) {
-    if (single) op->flt(m0, outf, inf);
-    else op->dbl(m0, out, in);
+    if (single) op->flt(outf, D, inf);
+    else op->dbl(out, D, in);
   }
   int n = 0;
   const double c0 = cpu_time();
@@ -77,8 +74,8 @@ static double time_op(const bench_op *op, int single, double m0, double min_time
   int go = 1;
   do {
     for (int k = 0; k < 5; k++) {
-      if (single) op->flt(m0, outf, inf);
-      else op->dbl(m0, out, in);
+      if (single) op->flt(outf, D, inf);
+      else op->dbl(out, D, in);
     }
     n += 5;
     t = bench_wtime() - t0;
@@ -115,7 +112,6 @@ int main(int argc, char **argv) {
 
   /* smooth random gauge field U = exp(i 0.3 v_a T^a), keyed by global site */
   suNg_field *u = alloc_suNg_field(1, &glattice);
-  suNf_field *uf = alloc_suNf_field(1, &glattice);
   host_write_suNg_field(u);
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
@@ -129,8 +125,7 @@ int main(int argc, char **argv) {
       suNg_exp(&v, _4FIELD_AT(u, ix, mu));
     }
   }
-  represent_gauge_field(u, &bc, uf);
-  dirac_set_gauge_field(uf);
+  const dirac_op wilson = dirac_op_make(u, m0, 0., &bc), clover = dirac_op_make(u, m0, csw, &bc);
 
   const double hop = (double)dirac_hop_flop_per_site();
   const double diag_flop = 24. * NF;              /* (4+m0) x + s r: scale and axpy */
@@ -140,7 +135,7 @@ int main(int argc, char **argv) {
   const double hop_b = 8 * lk + 2 * sp;           /* hopping term per output site */
   const double blk_b = 2. * 4. * NF * NF * 16.;   /* one site's clover blocks */
   bench_op ops[] = {
-      {"hopping", 0, &glat_even, &glat_odd, hop, hop_b, hop_dbl, hop_flt},
+      {"hopping", 0, &glat_even, &glat_odd, hop, hop_b, Dphi_hop, Dphi_hop_flt},
       {"Dphi", 0, &glattice, &glattice, hop + diag_flop, hop_b + sp, Dphi, Dphi_flt},
       {"g5Dphi_eopre_sq", 0, &glat_even, &glat_even, 2 * (2 * hop + diag_flop + inv_flop),
        2 * (2 * hop_b + sp), g5Dphi_eopre_sq, g5Dphi_eopre_sq_flt},
@@ -169,10 +164,10 @@ int main(int argc, char **argv) {
 
   for (int k = 0; k < nops; k++)
     for (int single = 0; single < 2; single++) {
-      clover_set_csw(ops[k].clover ? csw : 0.);
       int calls;
       double share;
-      const double t = time_op(&ops[k], single, m0, min_time, &calls, &share);
+      const double t =
+          time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time, &calls, &share);
       double sites = nsites_local[k];
       global_sum(&sites, 1);
       const double flop = ops[k].flop_per_site * sites;
@@ -194,7 +189,6 @@ int main(int argc, char **argv) {
     }
   dirac_finalize();
   free_suNg_field(u);
-  free_suNf_field(uf);
   hr_finalize();
   return 0;
 }

@@ -52,9 +52,8 @@ static double wtime(void) {
 
 /* GFLOP/s of g5Dphi_eopre_sq alone in one precision: the best of 3 batches of at least
  * min_time / 3 seconds each (the best batch is the least disturbed by other load). */
-static double operator_gflops(double m0, int single, double min_time) {
-  hr_dirac_op ctx;
-  hr_linear_operator op = dirac_linear_operator(&ctx, HR_OP_QEO2, m0);
+static double operator_gflops(const dirac_op *D, int single, double min_time) {
+  hr_linear_operator op = dirac_linear_operator(D, DIRAC_FORM_QEO2);
   spinor_field *a = alloc_spinor_field_f(2, &glat_even);
   spinor_field_flt *af = alloc_spinor_field_f_flt(2, &glat_even);
   gaussian_spinor_field(a);
@@ -79,12 +78,11 @@ static double operator_gflops(double m0, int single, double min_time) {
   }
   free_spinor_field_f(a);
   free_spinor_field_f_flt(af);
-  dirac_operator_release(&ctx);
   return best;
 }
 
-/* Double and mixed solves of D x = b (b gaussian) with the links set; prints the lines. */
-static void bench_solves(const char *label, double m0, const bench_params *bp) {
+/* Double and mixed solves of D x = b (b gaussian); prints the lines. */
+static void bench_solves(const char *label, const dirac_op *D, const bench_params *bp) {
   spinor_field *b = alloc_spinor_field_f(1, &glattice);
   spinor_field *x = alloc_spinor_field_f(1, &glattice);
   gaussian_spinor_field(b);
@@ -93,7 +91,7 @@ static void bench_solves(const char *label, double m0, const bench_params *bp) {
   p.tol = bp->tol;
   p.max_iter = 50000;
   p.delta = bp->delta;
-  double op_gf[2] = {operator_gflops(m0, 0, bp->min_time), operator_gflops(m0, 1, bp->min_time)};
+  double op_gf[2] = {operator_gflops(D, 0, bp->min_time), operator_gflops(D, 1, bp->min_time)};
   /* double and mixed solves interleaved, three times each; the best time of each counts
    * (the machine may be shared: interleaving exposes both to the same load) */
   double secs[2] = {INFINITY, INFINITY};
@@ -102,7 +100,7 @@ static void bench_solves(const char *label, double m0, const bench_params *bp) {
   for (int rep = 0; rep < 3; rep++)
     for (int mixed = 0; mixed < 2; mixed++) {
       double t0 = wtime();
-      const hr_solver_status sr = dirac_solve_eo(m0, b, x, mixed, &p, r + mixed);
+      const hr_solver_status sr = dirac_solve_eo(x, D, b, mixed, &p, r + mixed);
       double tr = wtime() - t0;
       global_max(&tr, 1);
       if (tr < secs[mixed]) secs[mixed] = tr;
@@ -112,7 +110,7 @@ static void bench_solves(const char *label, double m0, const bench_params *bp) {
     const double t = secs[mixed];
     const double gf = r[mixed].flops / t * 1e-9;
     /* the operator rate of the mix: single-precision applications at the single rate */
-    const double fq = dirac_operator_flops(HR_OP_QEO2);
+    const double fq = dirac_form_flops(D, DIRAC_FORM_QEO2);
     const double op_time =
         (r[mixed].applies * fq / op_gf[0] + r[mixed].applies_flt * fq / op_gf[1]) * 1e-9;
     const double op_rate = (r[mixed].applies + r[mixed].applies_flt) * fq / op_time * 1e-9;
@@ -121,7 +119,7 @@ static void bench_solves(const char *label, double m0, const bench_params *bp) {
              "status=%s iterations=%d reliable_updates=%d seconds=%.3f residual=%.3e "
              "gflops=%.2f operator_gflops=%.2f solver/operator=%.2f\n",
              label, mixed ? "mixed" : "double", GLB_T, GLB_X, GLB_Y, GLB_Z, hr_nranks(),
-             hr_nthreads(), m0, clover_csw(),
+             hr_nthreads(), D->m0, D->csw,
              st[mixed] == HR_SOLVER_CONVERGED ? "converged" : "FAILED", r[mixed].iterations,
              r[mixed].reliable_updates, t, r[mixed].residual, gf, op_rate, gf / op_rate);
   }
@@ -172,34 +170,26 @@ int main(int argc, char **argv) {
     for (int mu = 0; mu < 4; mu++) g8.glb[mu] = 8;
     geometry_init(&g8);
     suNg_field *u = alloc_gfield(&glattice);
-    suNf_field *uf = alloc_gfield_f(&glattice);
     char err[1024];
     if (archive_read_checked(path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err)
         == 0) {
       dirac_bc pbc = bc;
       pbc.kind[0] = HR_BC_PERIODIC;
-      represent_gauge_field(u, &pbc, uf);
-      dirac_set_gauge_field(uf);
-      clover_set_csw(bp.conf_csw);
-      bench_solves("stored_conf", 1.0 / (2 * bp.conf_kappa) - 4, &bp);
+      const dirac_op D = dirac_op_make(u, 1.0 / (2 * bp.conf_kappa) - 4, bp.conf_csw, &pbc);
+      bench_solves("stored_conf", &D, &bp);
     } else if (hr_rank() == 0) {
       printf("stored configuration skipped: %s\n", err);
     }
     dirac_finalize();
-    free_gfield_f(uf);
     free_gfield(u);
   }
   /* (2) random gauge field on the input's lattice */
   geometry_init(&gp);
   suNg_field *u = alloc_gfield(&glattice);
-  suNf_field *uf = alloc_gfield_f(&glattice);
   random_u(u);
-  represent_gauge_field(u, &bc, uf);
-  dirac_set_gauge_field(uf);
-  clover_set_csw(bp.csw);
-  bench_solves("random_gauge", bp.m0, &bp);
+  const dirac_op D = dirac_op_make(u, bp.m0, bp.csw, &bc);
+  bench_solves("random_gauge", &D, &bp);
   dirac_finalize();
-  free_gfield_f(uf);
   free_gfield(u);
   geometry_finalize();
   hr_finalize();

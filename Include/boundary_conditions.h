@@ -1,5 +1,6 @@
 /* boundary_conditions.h -- fermion boundary conditions applied as phases of the
- * represented links, and the represented gauge field u_gauge_f built from u_gauge.
+ * represented links, and the represented gauge field built from the fundamental links (the
+ * Dirac operators do this themselves, dirac.h).
  *
  * Convention (Doc/dirac.md): in direction mu with global extent L_mu,
  *   every link U^R_mu(x) is multiplied by exp(i pi theta_mu / L_mu)   (twisting angle),
@@ -37,6 +38,6 @@ void dirac_bc_print(const dirac_bc *bc);
 hr_complex dirac_bc_link_phase(const dirac_bc *bc, int mu, int x_mu);
 /* uf = U^R (suNg_to_suNf) of every link of u times its boundary phase, on all master sites
  * of glattice, then the gauge-layout halo of uf is exchanged. u needs no halo. */
-void represent_gauge_field(const suNg_field *u, const dirac_bc *bc, suNf_field *uf);
+void represent_gauge_field(suNf_field *uf, const suNg_field *u, const dirac_bc *bc);
 
 #endif

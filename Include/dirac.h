@@ -1,30 +1,58 @@
 /* dirac.h -- the Wilson and Wilson-clover Dirac operators (DESIGN section 3, Doc/dirac.md):
- *   D psi(x) = (4 + m0) psi(x) + C psi(x) + Dphi_ psi(x),
- *   Dphi_ psi(x) = -1/2 sum_mu [(1 - gamma_mu) U_mu(x) psi(x+mu)
- *                              + (1 + gamma_mu) U_mu(x-mu)^+ psi(x-mu)],
+ *   D psi(x) = (4 + m0) psi(x) + C psi(x) + H psi(x),
+ *   H psi(x) = -1/2 sum_mu [(1 - gamma_mu) U_mu(x) psi(x+mu)
+ *                           + (1 + gamma_mu) U_mu(x-mu)^+ psi(x-mu)]   (hopping term),
  *   C = csw (i/4) sum_mu,nu sigma_mu,nu F_mu,nu (clover.h; zero when csw = 0),
- * with U the represented links set by dirac_set_gauge_field (boundary phases included,
- * boundary_conditions.h). Even/odd preconditioning: D_ee = D_oo = 4 + m0 + C on one parity,
- *   Dphi_eopre = D_ee - D_eo D_oo^-1 D_oe   (fields on glat_even),
- * and the Hermitian Q = gamma5 D forms. Every operator has a single-precision twin with the
- * suffix _flt acting on spinor_field_flt (links rounded from the double ones).
- * Under MPI each application starts the halo exchange of its input, computes the inner pieces,
- * completes the exchange and computes the boundary pieces (dirac_set_comm_overlap(0): wait
- * for the exchange first). Output and input must be different fields. */
+ * with U the links of the gauge field in the fermion representation times the boundary
+ * phases (boundary_conditions.h). Even/odd preconditioning: D_ee = D_oo = 4 + m0 + C on one
+ * parity,  Dphi_eopre = D_ee - D_eo D_oo^-1 D_oe  (fields on glat_even), and the Hermitian
+ * Q = gamma5 D forms. Every operator has a single-precision twin with the suffix _flt acting
+ * on spinor_field_flt (links rounded from the double ones).
+ *
+ * Operators are values. A dirac_op holds what defines the operator -- the gauge field, m0,
+ * csw, the boundary conditions and the backend -- and is passed to every application, so a
+ * program can hold several at once (two masses for Hasenbusch, ...) with no global state:
+ *     dirac_op D = dirac_op_make(u, m0, csw, &bc);
+ *     g5Dphi_eopre(out, &D, in);
+ * What the operator derives from the gauge field (represented links with boundary phases,
+ * packed and single-precision links, device copies, the clover term, its inverse and
+ * log-determinant) is built on first use and rebuilt automatically when the gauge field's
+ * version changes (fields.h: every write through the library, or host_write_suNg_field
+ * before a program's own loop, gives it a new version). Nothing has to be called after
+ * changing the links. Derived state is cached per (gauge field version, boundary conditions)
+ * and, for the clover term, per (csw, m0); two operators on the same links share the links.
+ *
+ * Under MPI each application starts the halo exchange of its input, computes the inner
+ * pieces, completes the exchange and computes the boundary pieces (dirac_set_comm_overlap(0):
+ * wait for the exchange first; the result is the same bit for bit). Output and input must be
+ * different fields. In GPU builds an operator runs where its backend says (backend.h). */
 #ifndef DIRAC_H
 #define DIRAC_H
 
+#include "backend.h"
 #include "boundary_conditions.h"
-#include "clover.h"
 #include "dirac_fields.h"
+#include "inverters.h"
 
-/* Use `uf` (represented links with boundary phases and exchanged halo, kept by pointer and
- * not copied: call again after changing it) for all operators; packs it (8 links per site, both
- * precisions) for the hopping loop and marks the clover term for recomputation. */
-void dirac_set_gauge_field(const suNf_field *uf);
-/* The links set by dirac_set_gauge_field (NULL before). */
-const suNf_field *dirac_gauge_field(void);
-/* Overlap of communication and computation: 1 (default) or 0. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A Wilson(-clover) Dirac operator: a plain value (copy it freely). The gauge field must
+ * outlive every application. */
+typedef struct {
+  const suNg_field *u; /* gauge field: fundamental links on glattice */
+  double m0;           /* bare mass */
+  double csw;          /* clover coefficient (0: plain Wilson) */
+  dirac_bc bc;         /* fermion boundary conditions (phases of the represented links) */
+  hr_backend backend;  /* where it runs: HR_BACKEND_DEFAULT follows hr_backend_current() */
+} dirac_op;
+
+/* The operator on links u with mass m0, clover coefficient csw and boundary conditions bc
+ * (NULL: dirac_bc_default), on the default backend. */
+dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_bc *bc);
+
+/* Overlap of communication and computation for every operator: 1 (default) or 0. */
 void dirac_set_comm_overlap(int on);
 int dirac_comm_overlap(void);
 /* Standard flop count of one application of the hopping term per output site. */
@@ -33,38 +61,69 @@ long dirac_hop_flop_per_site(void);
 long dirac_hop_bytes_per_site(int real_bytes);
 
 /* --------------------------------------------------------------- double precision */
-/* out = Dphi_ in: hopping term from the parity of in to the parity of out (glat_even <-
- * glat_odd, glat_odd <- glat_even, or glattice <- glattice). */
-void Dphi_(spinor_field *out, const spinor_field *in);
+/* out = H in: hopping term from the parity of in to the parity of out (glat_even <-
+ * glat_odd, glat_odd <- glat_even, or glattice <- glattice); D's mass and csw are unused. */
+void Dphi_hop(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = D in on glattice. */
-void Dphi(double m0, spinor_field *out, const spinor_field *in);
+void Dphi(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = gamma5 D in on glattice. */
-void g5Dphi(double m0, spinor_field *out, const spinor_field *in);
+void g5Dphi(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = (gamma5 D)^2 in on glattice. */
-void g5Dphi_sq(double m0, spinor_field *out, const spinor_field *in);
+void g5Dphi_sq(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = (D_ee - D_eo D_oo^-1 D_oe) in on glat_even. */
-void Dphi_eopre(double m0, spinor_field *out, const spinor_field *in);
+void Dphi_eopre(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = gamma5 Dphi_eopre in. */
-void g5Dphi_eopre(double m0, spinor_field *out, const spinor_field *in);
+void g5Dphi_eopre(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = (gamma5 Dphi_eopre)^2 in. */
-void g5Dphi_eopre_sq(double m0, spinor_field *out, const spinor_field *in);
+void g5Dphi_eopre_sq(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = (4 + m0 + C) in, site by site (any geometry). */
-void Dphi_diag(double m0, spinor_field *out, const spinor_field *in);
+void Dphi_diag(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = (4 + m0 + C)^-1 in, site by site (any geometry). */
-void Dphi_diag_inv(double m0, spinor_field *out, const spinor_field *in);
+void Dphi_diag_inv(spinor_field *out, const dirac_op *D, const spinor_field *in);
 
 /* --------------------------------------------------------------- single precision */
-void Dphi_flt_(spinor_field_flt *out, const spinor_field_flt *in);
-void Dphi_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void g5Dphi_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void g5Dphi_sq_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void Dphi_eopre_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void g5Dphi_eopre_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void g5Dphi_eopre_sq_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void Dphi_diag_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
-void Dphi_diag_inv_flt(double m0, spinor_field_flt *out, const spinor_field_flt *in);
+void Dphi_hop_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void Dphi_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void g5Dphi_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void g5Dphi_sq_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void Dphi_eopre_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void g5Dphi_eopre_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void g5Dphi_eopre_sq_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void Dphi_diag_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void Dphi_diag_inv_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
 
-/* Release the module's temporaries and single-precision links (optional, at exit). */
+/* --------------------------------------------------------------- for the solvers */
+/* Which form of a Dirac operator a hr_linear_operator applies. */
+typedef enum {
+  DIRAC_FORM_D = 0,    /* D (glattice); adjoint gamma5 D gamma5 */
+  DIRAC_FORM_Q = 1,    /* Q = gamma5 D (glattice), Hermitian */
+  DIRAC_FORM_Q2 = 2,   /* Q^2 (glattice), Hermitian positive */
+  DIRAC_FORM_EO = 3,   /* Dphi_eopre (glat_even); adjoint gamma5 Dphi_eopre gamma5 */
+  DIRAC_FORM_QEO = 4,  /* gamma5 Dphi_eopre (glat_even), Hermitian */
+  DIRAC_FORM_QEO2 = 5  /* (gamma5 Dphi_eopre)^2 (glat_even), Hermitian positive */
+} dirac_form;
+/* The solvers' view of form `form` of D (both precisions, adjoint where not Hermitian, flop
+ * count): its ctx points to *D, which must outlive it. */
+hr_linear_operator dirac_linear_operator(const dirac_op *D, dirac_form form);
+/* Floating-point operations of one application of `form` of D on the whole lattice: the
+ * hopping term counts dirac_hop_flop_per_site() per output site; the diagonal 4 + m0 + C
+ * counts 2 (2NF)^2 complex multiply-adds (8 flop each) with clover, 2 x 8 NF flop without. */
+double dirac_form_flops(const dirac_op *D, dirac_form form);
+
+/* --------------------------------------------------------------- derived state */
+/* The represented links of D with boundary phases and exchanged gauge halo (built or
+ * rebuilt if D's gauge field changed; valid until the next application with other links). */
+const suNf_field *dirac_links(const dirac_op *D);
+/* Number of times derived state was (re)built since the start: links and clover term (for
+ * tests and logs). */
+long dirac_state_builds(void);
+/* Drop every cached derived state (memory back; the next application rebuilds). */
+void dirac_state_release(void);
+/* Release the module's temporaries and cached state (optional, at exit). */
 void dirac_finalize(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,48 +1,18 @@
 /* propagator.h -- quark propagators and meson correlators on top of the solvers of
- * inverters.h and the Dirac operators of dirac.h: the Dirac operators as
- * hr_linear_operator, point sources, the even/odd preconditioned solve of D x = b with the
+ * inverters.h and the Dirac operators of dirac.h (dirac_linear_operator gives the solvers'
+ * view of an operator): point sources, the even/odd preconditioned solve of D x = b with the
  * full solution reconstructed and checked with the full operator, the 4 x NF columns of a
  * point-source propagator, and the meson two-point functions. Conventions (gamma matrices,
  * signs, normalisation): Doc/solvers_and_spectrum.md. */
 #ifndef PROPAGATOR_H
 #define PROPAGATOR_H
 
+#include "dirac.h"
 #include "inverters.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Which Dirac operator (dirac.h) a hr_linear_operator applies. */
-typedef enum {
-  HR_OP_D = 0,      /* D (glattice), adjoint gamma5 D gamma5 */
-  HR_OP_Q = 1,      /* Q = gamma5 D (glattice), Hermitian */
-  HR_OP_Q2 = 2,     /* Q^2 (glattice), Hermitian positive */
-  HR_OP_EO = 3,     /* Dphi_eopre (glat_even), adjoint gamma5 Dphi_eopre gamma5 */
-  HR_OP_QEO = 4,    /* gamma5 Dphi_eopre (glat_even), Hermitian */
-  HR_OP_QEO2 = 5    /* (gamma5 Dphi_eopre)^2 (glat_even), Hermitian positive */
-} hr_dirac_op_kind;
-
-/* Context of a Dirac hr_linear_operator (owned by the caller; free its temporaries with
- * dirac_operator_release). */
-typedef struct {
-  hr_dirac_op_kind kind;
-  double m0;
-  spinor_field *tmp;         /* temporaries of the adjoints, allocated at first use */
-  spinor_field_flt *tmp_flt;
-} hr_dirac_op;
-
-/* The operator `kind` with bare mass m0 (both precisions, adjoint where not Hermitian);
- * `ctx` is filled and must outlive the returned operator. Flop count from
- * dirac_operator_flops. The operators act on the host copies of the fields (GPU builds:
- * the copies are synchronised around each application). */
-hr_linear_operator dirac_linear_operator(hr_dirac_op *ctx, hr_dirac_op_kind kind, double m0);
-/* Free the temporaries of a Dirac operator context. */
-void dirac_operator_release(hr_dirac_op *ctx);
-/* Floating-point operations of one application of `kind` on the whole lattice: the hopping
- * term counts dirac_hop_flop_per_site() per output site; the diagonal 4 + m0 + C
- * counts 2 (2NF)^2 complex multiply-adds (8 flop each) with clover, 2 x 8 NF flop without. */
-double dirac_operator_flops(hr_dirac_op_kind kind);
 
 /* s = point source at global site gx: 1 in spin `spin`, colour `colour`, 0 elsewhere
  * (s on glattice). */
@@ -53,14 +23,14 @@ void point_source(spinor_field *s, const int gx[4], int spin, int colour);
  * updates), x_e = gamma5 Dphi_eopre y, x_o = D_oo^-1 (b_o - D_oe x_e). res->residual is the
  * true |b - D x| / |b| of the full operator; the status is non-zero when it misses p->tol.
  * res->iterations etc. are those of the even-site solve. */
-hr_solver_status dirac_solve_eo(double m0, const spinor_field *b, spinor_field *x, int mixed,
-                                const hr_solver_params *p, hr_solver_result *res);
+hr_solver_status dirac_solve_eo(spinor_field *x, const dirac_op *D, const spinor_field *b,
+                                int mixed, const hr_solver_params *p, hr_solver_result *res);
 
 /* Point-source propagator: prop[spin * NF + colour] = D^-1 (point source at gx with that
  * spin and colour), 4 NF fields on glattice (e.g. alloc_spinor_field_f(4 * NF, &glattice)).
  * res: 4 NF results or NULL. Returns the worst status of the solves. */
-hr_solver_status propagator_point(double m0, const int gx[4], spinor_field *prop, int mixed,
-                                  const hr_solver_params *p, hr_solver_result *res);
+hr_solver_status propagator_point(spinor_field *prop, const dirac_op *D, const int gx[4],
+                                  int mixed, const hr_solver_params *p, hr_solver_result *res);
 
 /* Meson channels: name and the Dirac matrices Gamma averaged over. */
 typedef struct {

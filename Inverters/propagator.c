@@ -1,4 +1,4 @@
-/* propagator.c -- the Dirac operators as hr_linear_operator, point sources, the even/odd
+/* propagator.c -- point sources, the even/odd
  * preconditioned solve of D x = b with reconstruction and full-operator check, point-source
  * propagators and meson correlators (conventions in Doc/solvers_and_spectrum.md). */
 #include "propagator.h"
@@ -15,93 +15,6 @@
 #include "linear_algebra.h"
 #include "logger.h"
 #include "solver_internal.h"
-
-/* ------------------------------------------------------------------ operators */
-
-/* One application of `kind` in one precision; written once for both with these macros. */
-#define DIRAC_APPLY_BODY(OPS, opctx, out, in)                                          \
-  do {                                                                                         \
-    switch ((opctx)->kind) {                                                                   \
-    case HR_OP_D: OPS(Dphi)((opctx)->m0, out, in); break;                                      \
-    case HR_OP_Q: OPS(g5Dphi)((opctx)->m0, out, in); break;                                    \
-    case HR_OP_Q2: OPS(g5Dphi_sq)((opctx)->m0, out, in); break;                                \
-    case HR_OP_EO: OPS(Dphi_eopre)((opctx)->m0, out, in); break;                               \
-    case HR_OP_QEO: OPS(g5Dphi_eopre)((opctx)->m0, out, in); break;                            \
-    case HR_OP_QEO2: OPS(g5Dphi_eopre_sq)((opctx)->m0, out, in); break;                        \
-    }                                                                                          \
-  } while (0)
-#define OPS_DBL(name) name
-#define OPS_FLT(name) name##_flt
-
-static void dirac_op_apply(spinor_field *out, const spinor_field *in, void *c) {
-  const hr_dirac_op *op = c;
-  DIRAC_APPLY_BODY(OPS_DBL, op, out, in);
-}
-static void dirac_op_apply_flt(spinor_field_flt *out, const spinor_field_flt *in, void *c) {
-  const hr_dirac_op *op = c;
-  DIRAC_APPLY_BODY(OPS_FLT, op, out, in);
-}
-/* Adjoint of D or Dphi_eopre: gamma5 M gamma5. */
-static void dirac_op_apply_dag(spinor_field *out, const spinor_field *in, void *c) {
-  hr_dirac_op *op = c;
-  if (op->tmp == NULL || op->tmp->type != in->type) {
-    free_spinor_field_f(op->tmp);
-    op->tmp = alloc_spinor_field_f(1, in->type);
-  }
-  spinor_field_g5_f(op->tmp, in);
-  dirac_op_apply(out, op->tmp, c);
-  spinor_field_g5_assign_f(out);
-}
-static void dirac_op_apply_dag_flt(spinor_field_flt *out, const spinor_field_flt *in, void *c) {
-  hr_dirac_op *op = c;
-  if (op->tmp_flt == NULL || op->tmp_flt->type != in->type) {
-    free_spinor_field_f_flt(op->tmp_flt);
-    op->tmp_flt = alloc_spinor_field_f_flt(1, in->type);
-  }
-  spinor_field_g5_f_flt(op->tmp_flt, in);
-  dirac_op_apply_flt(out, op->tmp_flt, c);
-  spinor_field_g5_assign_f_flt(out);
-}
-
-double dirac_operator_flops(hr_dirac_op_kind kind) {
-  const double V = (double)GLB_VOLUME;
-  const double hop = (double)dirac_hop_flop_per_site();
-  const double diag = clover_csw() != 0. ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
-  const double full = V * (hop + diag);
-  /* eopre: hop + inverse diagonal on odd sites, hop + diagonal on even sites */
-  const double eo = V * hop + V * diag;
-  switch (kind) {
-  case HR_OP_D:
-  case HR_OP_Q: return full;
-  case HR_OP_Q2: return 2 * full;
-  case HR_OP_EO:
-  case HR_OP_QEO: return eo;
-  case HR_OP_QEO2: return 2 * eo;
-  }
-  return 0;
-}
-
-hr_linear_operator dirac_linear_operator(hr_dirac_op *ctx, hr_dirac_op_kind kind, double m0) {
-  ctx->kind = kind;
-  ctx->m0 = m0;
-  ctx->tmp = NULL;
-  ctx->tmp_flt = NULL;
-  const int hermitian = kind != HR_OP_D && kind != HR_OP_EO;
-  hr_linear_operator op = {dirac_op_apply,
-                           dirac_op_apply_flt,
-                           hermitian ? dirac_op_apply : dirac_op_apply_dag,
-                           hermitian ? dirac_op_apply_flt : dirac_op_apply_dag_flt,
-                           ctx,
-                           dirac_operator_flops(kind)};
-  return op;
-}
-
-void dirac_operator_release(hr_dirac_op *ctx) {
-  free_spinor_field_f(ctx->tmp);
-  free_spinor_field_f_flt(ctx->tmp_flt);
-  ctx->tmp = NULL;
-  ctx->tmp_flt = NULL;
-}
 
 /* ------------------------------------------------------------------ sources */
 
@@ -160,7 +73,7 @@ static void eo_work_free(eo_work *w) {
   free_spinor_field_f(w->full);
 }
 
-static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_field *x,
+static hr_solver_status solve_eo_with(const dirac_op *D, const spinor_field *b, spinor_field *x,
                                       int mixed, const hr_solver_params *p,
                                       hr_solver_result *res, eo_work *w) {
   hr_assert(b->type == &glattice && x->type == &glattice && b != x,
@@ -171,8 +84,8 @@ static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_f
   /* b_e' = b_e - D_eo D_oo^-1 b_o (D_eo = Dphi_ from odd to even) */
   restrict_parity(be, b);
   restrict_parity(bo, b);
-  Dphi_diag_inv(m0, to, bo);
-  Dphi_(te, to);
+  Dphi_diag_inv(to, D, bo);
+  Dphi_hop(te, D, to);
   spinor_field_sub_f(be, be, te);
   const double bpnorm = sqrt(spinor_field_sqnorm_f(be));
   /* CG on Q_eo^2 y = gamma5 b_e', x_e = Q_eo y; the CG residual has the norm of
@@ -181,30 +94,25 @@ static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_f
   pe.initial_guess = 0;
   pe.tol = bpnorm > 0 ? 0.5 * p->tol * bnorm / bpnorm : p->tol;
   if (pe.name == NULL) pe.name = mixed ? "eo-CG-mixed" : "eo-CG";
-  hr_dirac_op ctx;
-  hr_linear_operator Q2 = dirac_linear_operator(&ctx, HR_OP_QEO2, m0);
+  hr_linear_operator Q2 = dirac_linear_operator(D, DIRAC_FORM_QEO2);
   spinor_field_g5_f(te, be);
   hr_solver_status s = mixed ? cg_mixed_solve(&Q2, te, xe, &pe, res)
                              : cg_solve(&Q2, te, xe, &pe, res);
-  hr_dirac_op qctx;
-  hr_linear_operator Q = dirac_linear_operator(&qctx, HR_OP_QEO, m0);
+  hr_linear_operator Q = dirac_linear_operator(D, DIRAC_FORM_QEO);
   Q.apply(te, xe, Q.ctx);
   res->applies++;
   res->flops += Q.flops;
   /* x_o = D_oo^-1 (b_o - D_oe x_e) */
-  Dphi_(to, te);
+  Dphi_hop(to, D, te);
   spinor_field_sub_f(to, bo, to);
-  Dphi_diag_inv(m0, bo, to);
+  Dphi_diag_inv(bo, D, to);
   insert_parity(x, te);
   insert_parity(x, bo);
-  dirac_operator_release(&ctx);
-  dirac_operator_release(&qctx);
   /* check with the full operator */
-  hr_dirac_op dctx;
-  hr_linear_operator D = dirac_linear_operator(&dctx, HR_OP_D, m0);
-  const double rel = solver_true_residual(&D, b, x, w->full);
+  hr_linear_operator M = dirac_linear_operator(D, DIRAC_FORM_D);
+  const double rel = solver_true_residual(&M, b, x, w->full);
   res->applies++;
-  res->flops += D.flops;
+  res->flops += M.flops;
   res->residual = rel;
   if (s == HR_SOLVER_CONVERGED && !(rel <= p->tol)) {
     lprintf("INVERTER", 0, "dirac_solve_eo: full-operator residual %.3e misses the tolerance "
@@ -217,17 +125,17 @@ static hr_solver_status solve_eo_with(double m0, const spinor_field *b, spinor_f
   return s;
 }
 
-hr_solver_status dirac_solve_eo(double m0, const spinor_field *b, spinor_field *x, int mixed,
-                                const hr_solver_params *p, hr_solver_result *res) {
+hr_solver_status dirac_solve_eo(spinor_field *x, const dirac_op *D, const spinor_field *b,
+                                int mixed, const hr_solver_params *p, hr_solver_result *res) {
   eo_work w;
   eo_work_alloc(&w);
-  const hr_solver_status s = solve_eo_with(m0, b, x, mixed, p, res, &w);
+  const hr_solver_status s = solve_eo_with(D, b, x, mixed, p, res, &w);
   eo_work_free(&w);
   return s;
 }
 
-hr_solver_status propagator_point(double m0, const int gx[4], spinor_field *prop, int mixed,
-                                  const hr_solver_params *p, hr_solver_result *res) {
+hr_solver_status propagator_point(spinor_field *prop, const dirac_op *D, const int gx[4],
+                                  int mixed, const hr_solver_params *p, hr_solver_result *res) {
   eo_work w;
   eo_work_alloc(&w);
   spinor_field *src = alloc_spinor_field_f(1, &glattice);
@@ -236,7 +144,7 @@ hr_solver_status propagator_point(double m0, const int gx[4], spinor_field *prop
     for (int c = 0; c < NF; c++) {
       hr_solver_result r;
       point_source(src, gx, spin, c);
-      const hr_solver_status s = solve_eo_with(m0, src, prop + spin * NF + c, mixed, p, &r, &w);
+      const hr_solver_status s = solve_eo_with(D, src, prop + spin * NF + c, mixed, p, &r, &w);
       if (res != NULL) res[spin * NF + c] = r;
       if (s > worst) worst = s;
     }

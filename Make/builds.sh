@@ -15,7 +15,7 @@ fi
 
 hr_build_options() {
   case "$1" in
-    su3-fund)          echo "--with-ng=3 --with-repr=fund";;
+    su3-fund)          echo "--with-ng=3 --with-repr=fund --enable-debug-checks";;
     mpi-omp-su3-fund)  echo "--with-ng=3 --with-repr=fund --enable-mpi --enable-openmp";;
     su2-adj-omp)       echo "--with-ng=2 --with-repr=adj --enable-openmp";;
     su4-2as)           echo "--with-ng=4 --with-repr=2as";;

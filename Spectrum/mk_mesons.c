@@ -107,12 +107,10 @@ int main(int argc, char **argv) {
   }
   geometry_init(&gp);
   dirac_bc_print(&bc);
-  clover_set_csw(mp.csw);
   lprintf("MESONS", 10, "m0 = %.15g, csw = %.15g, precision %.1e, %s precision\n", mp.m0, mp.csw,
           mp.precision, mp.mixed ? "mixed" : "double");
 
   suNg_field *u = alloc_gfield(&glattice);
-  suNf_field *uf = alloc_gfield_f(&glattice);
   spinor_field *prop = alloc_spinor_field_f(4 * NF, &glattice);
   int nch;
   const hr_meson_channel *ch = meson_channels(&nch);
@@ -124,14 +122,14 @@ int main(int argc, char **argv) {
   sp.max_iter = mp.maxiter;
   sp.verbosity = mp.verbosity;
   const int origin[4] = {0, 0, 0, 0};
+  const dirac_op D = dirac_op_make(u, mp.m0, mp.csw, &bc);
   for (int i = 0; i < nconf; i++) {
     char err[1024];
     if (archive_read_checked(confs[i], HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err,
                              sizeof err) != 0)
       hr_fatal(HR_EXIT_IO, "mk_mesons: %s", err);
-    represent_gauge_field(u, &bc, uf);
-    dirac_set_gauge_field(uf);
-    const hr_solver_status s = propagator_point(mp.m0, origin, prop, mp.mixed, &sp, res);
+    /* the operator follows the links just read (their new version) by itself */
+    const hr_solver_status s = propagator_point(prop, &D, origin, mp.mixed, &sp, res);
     int iters = 0;
     double worst = 0;
     for (int k = 0; k < 4 * NF; k++) {
@@ -157,7 +155,6 @@ int main(int argc, char **argv) {
   }
   free(corr);
   free_spinor_field_f(prop);
-  free_gfield_f(uf);
   free_gfield(u);
   dirac_finalize();
   geometry_finalize();

@@ -59,7 +59,7 @@ hr_complex dirac_bc_link_phase(const dirac_bc *bc, int mu, int x_mu) {
   return ph;
 }
 
-void represent_gauge_field(const suNg_field *u, const dirac_bc *bc, suNf_field *uf) {
+void represent_gauge_field(suNf_field *uf, const suNg_field *u, const dirac_bc *bc) {
   hr_assert(u->type == &glattice && uf->type == &glattice,
             "represent_gauge_field: both fields must live on glattice");
   for (int mu = 1; mu < 4; mu++)

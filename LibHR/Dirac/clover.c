@@ -1,7 +1,8 @@
 /* clover.c -- the clover term: clover-leaf field strength from the represented links, the
  * two Hermitian (2 NF) x (2 NF) blocks of 4 + m0 + C per site, their L D L^+ factorisation
- * (inverse and log det) and single-precision copies, computed lazily on the host and kept
- * as clover fields on glattice (the GPU path of the operators reads their device copies). */
+ * (inverse and log det) and single-precision copies, built on the host for one derived state
+ * of a Dirac operator (dirac_state.c) and kept as clover fields on glattice (the GPU path of
+ * the operators reads their device copies). */
 #include "clover.h"
 
 #include <math.h>
@@ -17,52 +18,35 @@
 
 #define D_ CLOVER_BLOCK_DIM
 
-static double csw_value = 0.;
-static int stale = 1;          /* blocks must be recomputed */
-static double cached_m0 = 0.;
-/* Blocks and inverses as fields on glattice (so that GPU builds have device copies): [0]
- * the blocks, [1] their inverses, in both precisions. */
-static clover_field *blk_f = NULL;
-static clover_field_flt *blk_flt_f = NULL;
-static double *logdet_site = NULL; /* log det of both blocks per site */
-
-void clover_set_csw(double csw) {
-  if (csw != csw_value) stale = 1;
-  csw_value = csw;
-}
-double clover_csw(void) { return csw_value; }
-void clover_links_changed(void) { stale = 1; }
-
-static const suNf *link(int ix, int mu) {
-  const suNf_field *u = dirac_gauge_field();
-  hr_assert(u != NULL, "clover term needs dirac_set_gauge_field first");
+/* The represented link U_mu(ix) of uf. */
+static const suNf *link_of(const suNf_field *uf, int ix, int mu) {
   hr_assert(ix >= 0, "clover leaf reaches a site outside the gauge halo");
-  return _4FIELD_AT(u, ix, mu);
+  return _4FIELD_AT(uf, ix, mu);
 }
 
-void clover_field_strength(int ix, int mu, int nu, suNf *F) {
+void clover_field_strength(suNf *F, const suNf_field *uf, int ix, int mu, int nu) {
   const int xpm = iup(ix, mu), xpn = iup(ix, nu), xmm = idn(ix, mu), xmn = idn(ix, nu);
   const int xmm_pn = iup(xmm, nu), xmm_mn = idn(xmm, nu), xmn_pm = iup(xmn, mu);
   suNf q, a, b, leaf;
   /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  suNf_mul(link(ix, mu), link(xpm, nu), &a);
-  suNf_mul_dag(&a, link(xpn, mu), &b);
-  suNf_mul_dag(&b, link(ix, nu), &q);
+  suNf_mul(link_of(uf, ix, mu), link_of(uf, xpm, nu), &a);
+  suNf_mul_dag(&a, link_of(uf, xpn, mu), &b);
+  suNf_mul_dag(&b, link_of(uf, ix, nu), &q);
   /* U_nu(x) U_mu(x-mu+nu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  suNf_mul_dag(link(ix, nu), link(xmm_pn, mu), &a);
-  suNf_mul_dag(&a, link(xmm, nu), &b);
-  suNf_mul(&b, link(xmm, mu), &leaf);
+  suNf_mul_dag(link_of(uf, ix, nu), link_of(uf, xmm_pn, mu), &a);
+  suNf_mul_dag(&a, link_of(uf, xmm, nu), &b);
+  suNf_mul(&b, link_of(uf, xmm, mu), &leaf);
   suNf_add(&q, &leaf, &q);
   /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  suNf_mul(link(xmm_mn, nu), link(xmm, mu), &a);
+  suNf_mul(link_of(uf, xmm_mn, nu), link_of(uf, xmm, mu), &a);
   suNf_dagger(&a, &b);
-  suNf_mul(&b, link(xmm_mn, mu), &a);
-  suNf_mul(&a, link(xmn, nu), &leaf);
+  suNf_mul(&b, link_of(uf, xmm_mn, mu), &a);
+  suNf_mul(&a, link_of(uf, xmn, nu), &leaf);
   suNf_add(&q, &leaf, &q);
   /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu) U_mu(x)^+ */
-  suNf_dag_mul(link(xmn, nu), link(xmn, mu), &a);
-  suNf_mul(&a, link(xmn_pm, nu), &b);
-  suNf_mul_dag(&b, link(ix, mu), &leaf);
+  suNf_dag_mul(link_of(uf, xmn, nu), link_of(uf, xmn, mu), &a);
+  suNf_mul(&a, link_of(uf, xmn_pm, nu), &b);
+  suNf_mul_dag(&b, link_of(uf, ix, mu), &leaf);
   suNf_add(&q, &leaf, &q);
   /* F = (Q - Q^+) / 8 */
   suNf_dagger(&q, &a);
@@ -127,12 +111,12 @@ static double factorise_block(const hr_complex *a, hr_complex *inverse) {
 }
 
 /* The two blocks of 4 + m0 + C at site ix. */
-static void site_blocks(double m0, int ix, suNf_clover *out) {
+static void site_blocks(suNf_clover *out, const suNf_field *uf, double csw, double m0, int ix) {
   suNf F[6];
   int p = 0;
   for (int mu = 0; mu < 4; mu++)
-    for (int nu = mu + 1; nu < 4; nu++, p++) clover_field_strength(ix, mu, nu, &F[p]);
-  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw_value);
+    for (int nu = mu + 1; nu < 4; nu++, p++) clover_field_strength(&F[p], uf, ix, mu, nu);
+  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
   for (int ch = 0; ch < 2; ch++)
     for (int s = 0; s < 2; s++)
       for (int a = 0; a < NF; a++)
@@ -145,22 +129,44 @@ static void site_blocks(double m0, int ix, suNf_clover *out) {
           }
 }
 
-void clover_update(double m0) {
-  if (!stale && m0 == cached_m0 && blk_f != NULL) return;
+void clover_state_free(dirac_clover_state *cs) {
+  free_clover_field(cs->blk);
+  free_clover_field_flt(cs->blk_flt);
+  free(cs->logdet_site);
+  memset(cs, 0, sizeof *cs);
+}
+
+void clover_state_build(dirac_clover_state *cs) {
   init_sigma();
-  if (blk_f == NULL) {
-    blk_f = alloc_clover_field(2, &glattice);
-    blk_flt_f = alloc_clover_field_flt(2, &glattice);
-    logdet_site = malloc((size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sizeof(double));
-    if (logdet_site == NULL) hr_error("out of memory for the clover term");
+  const int gen = cs->links->generation;
+  if (cs->blk != NULL && cs->generation != gen) {
+    const dirac_clover_state keep = *cs;
+    clover_state_free(cs);
+    *cs = keep; /* the key fields */
+    cs->blk = NULL;
+    cs->blk_flt = NULL;
+    cs->logdet_site = NULL;
   }
-  suNf_clover *blk = host_write_clover_field(&blk_f[0]), *inv = host_write_clover_field(&blk_f[1]);
-  suNf_clover_flt *blk_flt = host_write_clover_field_flt(&blk_flt_f[0]);
-  suNf_clover_flt *inv_flt = host_write_clover_field_flt(&blk_flt_f[1]);
+  if (cs->blk == NULL) {
+    cs->blk = alloc_clover_field(2, &glattice);
+    cs->blk_flt = alloc_clover_field_flt(2, &glattice);
+    cs->logdet_site =
+        malloc((size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sizeof(double));
+    if (cs->logdet_site == NULL) hr_error("out of memory for the clover term");
+  }
+  cs->generation = gen;
+  const suNf_field *uf = cs->links->uf;
+  const double csw = cs->csw, m0 = cs->m0;
+  sync_host_suNf_field(uf);
+  suNf_clover *blk = host_write_clover_field(&cs->blk[0]);
+  suNf_clover *inv = host_write_clover_field(&cs->blk[1]);
+  suNf_clover_flt *blk_flt = host_write_clover_field_flt(&cs->blk_flt[0]);
+  suNf_clover_flt *inv_flt = host_write_clover_field_flt(&cs->blk_flt[1]);
+  double *logdet_site = cs->logdet_site;
   const int sh = glattice.master_shift;
   _OMP_MASTER_FOR(&glattice, ix) {
     suNf_clover *b = blk + (ix - sh), *iv = inv + (ix - sh);
-    site_blocks(m0, ix, b);
+    site_blocks(b, uf, csw, m0, ix);
     double ld = 0.;
     for (int ch = 0; ch < 2; ch++) ld += factorise_block(b->c[ch], iv->c[ch]);
     logdet_site[ix - sh] = ld;
@@ -178,51 +184,34 @@ void clover_update(double m0) {
                     "the clover block 4 + m0 + C at site (t,x,y,z) = (%d,%d,%d,%d) is not "
                     "positive definite (m0 = %g, csw = %g): the even/odd preconditioned "
                     "clover operator needs m0 larger or csw smaller for this gauge field",
-                    g[0], g[1], g[2], g[3], m0, csw_value);
+                    g[0], g[1], g[2], g[3], m0, csw);
     }
   }
-  cached_m0 = m0;
-  stale = 0;
 }
 
-const clover_field *clover_block_field(double m0, int inverse) {
-  if (csw_value == 0.) return NULL;
-  clover_update(m0);
-  return &blk_f[inverse ? 1 : 0];
-}
-const clover_field_flt *clover_block_field_flt(double m0, int inverse) {
-  if (csw_value == 0.) return NULL;
-  clover_update(m0);
-  return &blk_flt_f[inverse ? 1 : 0];
-}
-
-void clover_block(double m0, int ix, int chirality, hr_complex *out) {
-  clover_update(m0);
-  memcpy(out, sync_host_clover_field(&blk_f[0])[ix - glattice.master_shift].c[chirality],
+void clover_block(hr_complex *out, const dirac_op *D, int ix, int chirality) {
+  const dirac_clover_state *cs = dirac_clover_state_of(D);
+  hr_assert(cs != NULL, "clover_block: the operator has csw = 0 (no clover term)");
+  memcpy(out, sync_host_clover_field(&cs->blk[0])[ix - glattice.master_shift].c[chirality],
          sizeof(hr_complex) * D_ * D_);
 }
 
-void clover_block_inverse(double m0, int ix, int chirality, hr_complex *out) {
-  clover_update(m0);
-  memcpy(out, sync_host_clover_field(&blk_f[1])[ix - glattice.master_shift].c[chirality],
+void clover_block_inverse(hr_complex *out, const dirac_op *D, int ix, int chirality) {
+  const dirac_clover_state *cs = dirac_clover_state_of(D);
+  hr_assert(cs != NULL, "clover_block_inverse: the operator has csw = 0 (no clover term)");
+  memcpy(out, sync_host_clover_field(&cs->blk[1])[ix - glattice.master_shift].c[chirality],
          sizeof(hr_complex) * D_ * D_);
 }
 
-double clover_logdet(double m0, int parity) {
-  clover_update(m0);
+double clover_logdet(const dirac_op *D, int parity) {
   const geometry_descriptor *g = geometry_of_parity(parity);
+  const dirac_clover_state *cs = dirac_clover_state_of(D);
+  if (cs == NULL) /* 4 + m0 on every site: 4 NF eigenvalues per site */
+    return (double)(parity == HR_PARITY_BOTH ? GLB_VOLUME : GLB_VOLUME / 2) * 4 * NF *
+           log(4. + D->m0);
+  /* CLOVER_LOGDET_SUM */
   double s = 0.;
-  _OMP_MASTER_FOR_SUM(g, ix, s) { s += logdet_site[ix - glattice.master_shift]; }
+  _OMP_MASTER_FOR_SUM(g, ix, s) { s += cs->logdet_site[ix - glattice.master_shift]; }
   global_sum(&s, 1);
   return s;
-}
-
-void clover_finalize(void) {
-  free_clover_field(blk_f);
-  free_clover_field_flt(blk_flt_f);
-  free(logdet_site);
-  blk_f = NULL;
-  blk_flt_f = NULL;
-  logdet_site = NULL;
-  stale = 1;
 }

@@ -1,8 +1,7 @@
-/* dirac.c -- module state of the Dirac operators (links packed for the CPU hopping loop in
- * both precisions; in GPU builds the single-precision links with a device copy; the overlap
- * switch) and the operators of dirac.h
- * in double and single precision, instantiated from dirac_ops_template.c on the per-site
- * kernels of dirac_site.h. */
+/* dirac.c -- the Dirac operators of dirac.h: dirac_op_make, the overlap switch, and the
+ * operators in double and single precision, instantiated from dirac_ops_template.c on the
+ * per-site kernels of dirac_site.h; the links and clover blocks they read come from the
+ * derived state of the operator (dirac_state.c). */
 #include "dirac.h"
 
 #include <stdint.h>
@@ -15,38 +14,27 @@
 #include "dirac_site.h"
 #include "geometry.h"
 #include "hr_error.h"
+#include "linear_algebra.h"
 #include "suN.h"
 
-static const suNf_field *links = NULL;
-/* Links packed for the CPU hopping loop: 8 per master site ix of glattice, at 8 (ix -
- * glattice.master_shift): U_mu(x) for mu = 0..3, then U_mu(x - mu), so that the loop reads
- * them as one contiguous stream. Both precisions. */
-static suNf *pack = NULL;
-static suNf_flt *pack_flt = NULL;
-static int pack_len = 0;
 static int dirac_overlap = 1;
-/* geometry_generation() the module's temporaries and clover fields were made for */
-static int made_for_geometry = -1;
+
+dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_bc *bc) {
+  hr_assert(u != NULL, "dirac_op_make: no gauge field");
+  dirac_op D;
+  memset(&D, 0, sizeof D);
+  D.u = u;
+  D.m0 = m0;
+  D.csw = csw;
+  if (bc != NULL)
+    D.bc = *bc;
+  else
+    dirac_bc_default(&D.bc);
+  D.backend = HR_BACKEND_DEFAULT;
+  return D;
+}
 
 #if HR_GPU_ENABLED
-/* GPU path: the links rounded to single precision (all stored sites, with a device copy). */
-static suNf_field_flt *links_flt = NULL;
-
-static void gpu_links_free(void) {
-  free_suNf_field_flt(links_flt);
-  links_flt = NULL;
-}
-
-/* Round the links to single precision for the GPU path. */
-static void gpu_links_build(const suNf_field *uf) {
-  gpu_links_free();
-  links_flt = alloc_suNf_field_flt(1, &glattice);
-  const suNf *u = sync_host_suNf_field(uf);
-  suNf_flt *uflt = host_write_suNf_field_flt(links_flt);
-  const int n = 4 * geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
-  for (int k = 0; k < n; k++) suNf_to_flt(u + k, uflt + k);
-}
-
 /* Arguments of a GPU application from fields on ig to fields on og (site and neighbour
  * tables filled, the rest zero: the caller sets fields and coefficients). */
 static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
@@ -60,46 +48,10 @@ static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
   a.idn = hr_gpu_idn();
   return a;
 }
-static const suNf *gpu_links(void) { return sync_gpu_suNf_field(links); }
-static const suNf_flt *gpu_links_flt(void) { return sync_gpu_suNf_field_flt(links_flt); }
+#define GPU_LINKS_DBL(ls) ((const void *)sync_gpu_suNf_field((ls)->uf))
+#define GPU_LINKS_FLT(ls) ((const void *)sync_gpu_suNf_field_flt((ls)->uf_flt))
 #endif
 
-static void dirac_release_fields(void);
-
-void dirac_set_gauge_field(const suNf_field *uf) {
-  hr_assert(uf != NULL && uf->type == &glattice,
-            "dirac_set_gauge_field: the links must live on glattice");
-  if (made_for_geometry != geometry_generation()) { /* a new geometry: drop old fields */
-    dirac_release_fields();
-    made_for_geometry = geometry_generation();
-  }
-  links = uf;
-  const int np = 8 * geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
-  if (pack_len < np) {
-    free(pack);
-    free(pack_flt);
-    pack = aligned_alloc(64, ((size_t)np * sizeof(suNf) + 63) / 64 * 64);
-    pack_flt = aligned_alloc(64, ((size_t)np * sizeof(suNf_flt) + 63) / 64 * 64);
-    if (pack == NULL || pack_flt == NULL) hr_error("out of memory for the packed links");
-    pack_len = np;
-  }
-  const int sh = glattice.master_shift;
-  sync_host_suNf_field(uf);
-  _OMP_MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++) {
-      const int iz = idn(ix, mu);
-      pack[8 * (ix - sh) + mu] = *_4FIELD_AT(uf, ix, mu);
-      pack[8 * (ix - sh) + 4 + mu] = *_4FIELD_AT(uf, iz, mu);
-    }
-    for (int k = 0; k < 8; k++) suNf_to_flt(pack + 8 * (ix - sh) + k, pack_flt + 8 * (ix - sh) + k);
-  }
-#if HR_GPU_ENABLED
-  gpu_links_build(uf);
-#endif
-  clover_links_changed();
-}
-
-const suNf_field *dirac_gauge_field(void) { return links; }
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
 int dirac_comm_overlap(void) { return dirac_overlap; }
 long dirac_hop_flop_per_site(void) { return DIRAC_HOP_FLOP_PER_SITE(NF); }
@@ -115,9 +67,10 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_CLOVER suNf_clover
 #define DOP_CLOVER_KIND clover_field
 #define DOP_REAL double
-#define DOP_LINKS() ((const suNf *)pack)
-#define DOP_GPU_LINKS gpu_links
-#define DOP_CLOVER_FIELD clover_block_field
+#define DOP_PACK(ls) ((const suNf *)(ls)->pack)
+#define DOP_GPU_LINKS GPU_LINKS_DBL
+#define DOP_CLOVER_BLOCKS(cs) ((cs)->blk)
+#define DOP_G5(out, in) spinor_field_g5_f(out, in)
 #include "dirac_ops_template.c"
 
 #define DOP_SFX _flt
@@ -127,28 +80,70 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_CLOVER suNf_clover_flt
 #define DOP_CLOVER_KIND clover_field_flt
 #define DOP_REAL float
-#define DOP_LINKS() ((const suNf_flt *)pack_flt)
-#define DOP_GPU_LINKS gpu_links_flt
-#define DOP_CLOVER_FIELD clover_block_field_flt
+#define DOP_PACK(ls) ((const suNf_flt *)(ls)->pack_flt)
+#define DOP_GPU_LINKS GPU_LINKS_FLT
+#define DOP_CLOVER_BLOCKS(cs) ((cs)->blk_flt)
+#define DOP_G5(out, in) spinor_field_g5_f_flt(out, in)
 #include "dirac_ops_template.c"
 
-/* Free the temporaries and clover fields (they live on the geometry they were made for). */
-static void dirac_release_fields(void) {
-  tmp_field(-1, NULL);
-  tmp_field_flt(-1, NULL);
-  clover_finalize();
+/* ------------------------------------------------------------------ solver interface */
+
+/* The four callbacks of one form (ctx: the dirac_op). */
+#define DIRAC_FORM_CALLBACKS_(F)                                                               \
+  static void apply_##F(spinor_field *out, const spinor_field *in, void *ctx) {                \
+    form_apply(out, (const dirac_op *)ctx, DIRAC_FORM_##F, in);                                \
+  }                                                                                            \
+  static void apply_flt_##F(spinor_field_flt *out, const spinor_field_flt *in, void *ctx) {    \
+    form_apply_flt(out, (const dirac_op *)ctx, DIRAC_FORM_##F, in);                            \
+  }                                                                                            \
+  static void apply_dag_##F(spinor_field *out, const spinor_field *in, void *ctx) {            \
+    form_apply_dag(out, (const dirac_op *)ctx, DIRAC_FORM_##F, in);                            \
+  }                                                                                            \
+  static void apply_dag_flt_##F(spinor_field_flt *out, const spinor_field_flt *in, void *ctx) { \
+    form_apply_dag_flt(out, (const dirac_op *)ctx, DIRAC_FORM_##F, in);                        \
+  }
+#define DIRAC_FORMS_(X) X(D) X(Q) X(Q2) X(EO) X(QEO) X(QEO2)
+DIRAC_FORMS_(DIRAC_FORM_CALLBACKS_)
+#undef DIRAC_FORM_CALLBACKS_
+
+hr_linear_operator dirac_linear_operator(const dirac_op *D, dirac_form form) {
+  hr_linear_operator op;
+  memset(&op, 0, sizeof op);
+  switch (form) {
+#define DIRAC_FORM_CASE_(F)                                                                    \
+  case DIRAC_FORM_##F:                                                                         \
+    op.apply = apply_##F;                                                                      \
+    op.apply_flt = apply_flt_##F;                                                              \
+    op.apply_dag = apply_dag_##F;                                                              \
+    op.apply_dag_flt = apply_dag_flt_##F;                                                      \
+    break;
+    DIRAC_FORMS_(DIRAC_FORM_CASE_)
+#undef DIRAC_FORM_CASE_
+  }
+  op.ctx = (void *)(uintptr_t)D;
+  op.flops = dirac_form_flops(D, form);
+  return op;
+}
+#undef DIRAC_FORMS_
+
+double dirac_form_flops(const dirac_op *D, dirac_form form) {
+  const double v = (double)GLB_VOLUME;
+  const double hop = (double)dirac_hop_flop_per_site();
+  const double diag = D->csw != 0. ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
+  switch (form) {
+    case DIRAC_FORM_D:
+    case DIRAC_FORM_Q: return v * (hop + diag);
+    case DIRAC_FORM_Q2: return 2 * v * (hop + diag);
+    case DIRAC_FORM_EO:
+    case DIRAC_FORM_QEO: return v * (hop + diag); /* two half-lattice hops and diagonals */
+    case DIRAC_FORM_QEO2: return 2 * v * (hop + diag);
+  }
+  return 0;
 }
 
 void dirac_finalize(void) {
-  dirac_release_fields();
-  free(pack);
-  free(pack_flt);
-  pack = NULL;
-  pack_flt = NULL;
-  pack_len = 0;
-  links = NULL;
-#if HR_GPU_ENABLED
-  gpu_links_free();
-#endif
+  tmp_field(-1, NULL);
+  tmp_field_flt(-1, NULL);
+  dirac_state_release();
   hr_gpu_sites_release();
 }

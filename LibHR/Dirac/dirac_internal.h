@@ -1,27 +1,57 @@
-/* dirac_internal.h -- what the files of LibHR/Dirac share (not installed): the clover blocks
- * and their inverses as fields on glattice, the change notice of the links, and the backend
- * choice of the operators. */
+/* dirac_internal.h -- what the files of LibHR/Dirac share (not installed): the derived state
+ * of a Dirac operator (dirac_state.c) -- represented links with boundary phases in the forms
+ * the CPU loops and GPU kernels read, the clover blocks, inverses and log-determinants --
+ * looked up by the version of the gauge field it was built from, and the clover builder. */
 #ifndef DIRAC_INTERNAL_H
 #define DIRAC_INTERNAL_H
 
+#include "backend.h"
 #include "clover.h"
 #include "dirac.h"
 #include "fields.h"
 #include "field_kinds.h"
 #include "gpu.h"
-#include "linear_algebra.h"
 
-/* The clover blocks 4 + m0 + C (inverse = 0) or their inverses (inverse = 1) for m0 as a
- * field on glattice, computed on the host if needed; NULL when csw = 0. */
-const clover_field *clover_block_field(double m0, int inverse);
-const clover_field_flt *clover_block_field_flt(double m0, int inverse);
-/* Called by dirac_set_gauge_field: the links changed. */
-void clover_links_changed(void);
+/* Links derived from one version of a gauge field with one set of boundary conditions. */
+typedef struct {
+  const suNg_field *u;     /* the gauge field (NULL: entry unused) */
+  unsigned long version;   /* u->version it was built from */
+  int generation;          /* geometry_generation() it was built for */
+  dirac_bc bc;             /* boundary conditions of the phases */
+  unsigned long checksum;  /* HR_DEBUG_CHECKS: hash of u's master links when built */
+  unsigned long last_use;  /* for the choice of the entry to rebuild */
+  suNf_field *uf;          /* represented links with phases, gauge halo exchanged */
+  suNf *pack;              /* CPU hopping loop: 8 links per master site of glattice at
+                              8 (ix - master_shift): U_mu(x), mu = 0..3, then U_mu(x - mu) */
+  suNf_flt *pack_flt;      /* the same rounded to single precision */
+  suNf_field_flt *uf_flt;  /* GPU builds: uf rounded to single precision (device copy) */
+} dirac_links_state;
 
-/* 1 when the operators run on the GPU path (GPU builds with the GPU backend chosen for the
- * field operations, hr_backend_current()), 0 for the CPU loops. */
-static inline int dirac_on_gpu(void) {
-  return HR_GPU_ENABLED && hr_backend_current() == HR_BACKEND_GPU;
+/* Clover term of one links state with one (csw, m0): blocks 4 + m0 + C and inverses. */
+typedef struct {
+  const dirac_links_state *links; /* built from (NULL: entry unused) */
+  unsigned long links_version;    /* links->version then (an entry is reused in place) */
+  const suNg_field *u;            /* links->u then */
+  int generation;                 /* geometry_generation() of its fields */
+  double csw, m0;
+  unsigned long last_use;
+  clover_field *blk;         /* [0] the blocks, [1] their inverses (glattice) */
+  clover_field_flt *blk_flt; /* the same in single precision */
+  double *logdet_site;       /* log det of both blocks per master site of glattice */
+} dirac_clover_state;
+
+/* The links state of D: built, or rebuilt from the current version of D->u. */
+const dirac_links_state *dirac_links_state_of(const dirac_op *D);
+/* The clover state of D (NULL when D->csw == 0). */
+const dirac_clover_state *dirac_clover_state_of(const dirac_op *D);
+/* Build the blocks, inverses and log dets of cs from cs->links and (csw, m0) (clover.c). */
+void clover_state_build(dirac_clover_state *cs);
+/* Free the fields of cs (clover.c). */
+void clover_state_free(dirac_clover_state *cs);
+
+/* 1 when D runs on the GPU path (GPU builds with the GPU backend chosen). */
+static inline int dirac_on_gpu(const dirac_op *D) {
+  return HR_GPU_ENABLED && hr_backend_on_gpu(D->backend);
 }
 
 #endif

@@ -1,14 +1,22 @@
 /* dirac_ops_template.c -- the Wilson / Wilson-clover operators written once for both
  * precisions; included twice by dirac.c (not compiled alone). Parameters: DOP_SFX (name
  * suffix), DOP_SPINOR, DOP_MAT, DOP_FIELD (spinor field kind), DOP_CLOVER (clover site type),
- * DOP_CLOVER_KIND (clover field kind), DOP_REAL, DOP_LINKS() (packed host links of that
- * precision: 8 per site, forward then backward, see dirac.c), DOP_GPU_LINKS() (device copy of
- * the links on glattice), DOP_CLOVER_FIELD(m0, inverse) (blocks or inverses as a field, NULL
- * without clover).
+ * DOP_CLOVER_KIND (clover field kind), DOP_REAL, DOP_PACK(ls) (packed host links of that
+ * precision of a links state: 8 per site, forward then backward, see dirac_internal.h),
+ * DOP_GPU_LINKS(ls) (device copy of the links of that precision on glattice),
+ * DOP_CLOVER_BLOCKS(cs) (the two clover fields of that precision of a clover state: [0]
+ * blocks, [1] inverses), DOP_G5(out, in) (out = gamma5 in, linear algebra of that precision).
  *
- * Every operator brings its input to the side it runs on (CPU loops, or GPU kernels when
- * dirac_on_gpu()) and marks its output written there, so host and device copies are never
- * read stale. */
+ * Every operator takes its links and clover blocks from the derived state of its dirac_op
+ * (rebuilt when the gauge field's version changed), brings its input to the side it runs on
+ * (CPU loops, or GPU kernels when dirac_on_gpu(D)) and marks its output written there, so
+ * host and device copies are never read stale. */
+#if !defined(DOP_SFX) || !defined(DOP_SPINOR) || !defined(DOP_MAT) || !defined(DOP_FIELD) ||  \
+    !defined(DOP_CLOVER) || !defined(DOP_CLOVER_KIND) || !defined(DOP_REAL) ||                 \
+    !defined(DOP_PACK) || !defined(DOP_GPU_LINKS) || !defined(DOP_CLOVER_BLOCKS) ||           \
+    !defined(DOP_G5)
+#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS and DOP_G5 before including it"
+#endif
 
 #define DOP_(name) HR_CAT(name, DOP_SFX)
 #define DOP_U_(name) HR_CAT(HR_CAT(name, DOP_SFX), _)
@@ -56,19 +64,20 @@ static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_
 
 /* out = hopping term of in (parity of in -> parity of out) with the epilogue of
  * dirac_site_finish; clover < 0: no clover (the number diag), else the blocks (0) or their
- * inverses (1) for m0 when csw != 0. Halo exchange of in overlapped with the inner pieces. */
-static void DOP_(hop)(DOP_FIELD *out, const DOP_FIELD *in, int mode, int g5, DOP_REAL s,
-                      DOP_REAL diag, const DOP_FIELD *x, double m0, int clover) {
-  hr_assert(links != NULL, "Dirac operator called before dirac_set_gauge_field");
+ * inverses (1) of D when csw != 0. Halo exchange of in overlapped with the inner pieces. */
+static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, int mode, int g5,
+                      DOP_REAL s, DOP_REAL diag, const DOP_FIELD *x, int clover) {
   const geometry_descriptor *og = out->type, *ig = in->type;
-  const DOP_CLOVER_KIND *clf = clover >= 0 ? DOP_CLOVER_FIELD(m0, clover) : NULL;
+  const dirac_links_state *ls = dirac_links_state_of(D);
+  const dirac_clover_state *cs = clover >= 0 ? dirac_clover_state_of(D) : NULL;
+  const DOP_CLOVER_KIND *clf = cs != NULL ? &DOP_CLOVER_BLOCKS(cs)[clover] : NULL;
   const int p_split = dirac_overlap ? og->inner_master_pieces : 0;
-  if (dirac_on_gpu()) {
+  if (dirac_on_gpu(D)) {
 #if HR_GPU_ENABLED
     dirac_gpu_args a = dirac_gpu_args_for(og, ig);
     a.in = DOP_K_(sync_gpu_)(in);
     a.x = x != NULL ? DOP_K_(sync_gpu_)(x) : NULL;
-    a.u = DOP_GPU_LINKS();
+    a.u = DOP_GPU_LINKS(ls);
     a.cl = clf != NULL ? DOP_CK_(sync_gpu_)(clf) : NULL;
     a.out = DOP_K_(gpu_write_)(out);
     a.mode = mode;
@@ -88,20 +97,21 @@ static void DOP_(hop)(DOP_FIELD *out, const DOP_FIELD *in, int mode, int g5, DOP
   DOP_SPINOR *op = DOP_K_(host_write_)(out);
   hr_comm_request *req =
       start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
-  DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_LINKS(), mode, g5, s, diag, xp,
+  DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_PACK(ls), mode, g5, s, diag, xp,
                    cl);
   complete_sendrecv(req);
-  DOP_(hop_pieces)(og, p_split, og->local_master_pieces, op, ip, ig->master_shift, DOP_LINKS(),
+  DOP_(hop_pieces)(og, p_split, og->local_master_pieces, op, ip, ig->master_shift, DOP_PACK(ls),
                    mode, g5, s, diag, xp, cl);
 }
 
 /* Diagonal part site by site: out = M in or M^-1 in (M = 4 + m0 + C), times gamma5 if g5. */
-static void DOP_(diag_apply)(DOP_FIELD *out, const DOP_FIELD *in, double m0, int inverse,
-                             int g5) {
+static void DOP_(diag_apply)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in,
+                             int inverse, int g5) {
   const geometry_descriptor *g = in->type;
-  const DOP_CLOVER_KIND *clf = DOP_CLOVER_FIELD(m0, inverse);
-  const DOP_REAL f = (DOP_REAL)(inverse ? 1. / (4. + m0) : 4. + m0);
-  if (dirac_on_gpu()) {
+  const dirac_clover_state *cs = dirac_clover_state_of(D);
+  const DOP_CLOVER_KIND *clf = cs != NULL ? &DOP_CLOVER_BLOCKS(cs)[inverse ? 1 : 0] : NULL;
+  const DOP_REAL f = (DOP_REAL)(inverse ? 1. / (4. + D->m0) : 4. + D->m0);
+  if (dirac_on_gpu(D)) {
 #if HR_GPU_ENABLED
     dirac_gpu_args a = dirac_gpu_args_for(g, g);
     a.in = DOP_K_(sync_gpu_)(in);
@@ -125,19 +135,22 @@ static void DOP_(diag_apply)(DOP_FIELD *out, const DOP_FIELD *in, double m0, int
   }
 }
 
-/* Temporary field `which` of this precision on g (allocated once, kept; -1 frees all). */
+/* Temporary field `which` (0..3) of this precision on g (allocated once per geometry,
+ * kept; -1 frees all). */
 static DOP_FIELD *DOP_(tmp_field)(int which, const geometry_descriptor *g) {
-  static DOP_FIELD *buf[3] = {NULL, NULL, NULL};
+  static DOP_FIELD *buf[4] = {NULL, NULL, NULL, NULL};
+  static int made_for[4] = {-1, -1, -1, -1}; /* geometry_generation() of each */
   if (which < 0) {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
       DOP_K_(free_)(buf[i]);
       buf[i] = NULL;
     }
     return NULL;
   }
-  if (buf[which] == NULL || buf[which]->type != g) {
+  if (buf[which] == NULL || buf[which]->type != g || made_for[which] != geometry_generation()) {
     DOP_K_(free_)(buf[which]);
     buf[which] = DOP_K_(alloc_)(1, g);
+    made_for[which] = geometry_generation();
   }
   return buf[which];
 }
@@ -152,69 +165,96 @@ static void DOP_(check_types)(const char *op, const DOP_FIELD *out, const DOP_FI
     hr_error("%s: fields must live on %s", op, want == &glattice ? "glattice" : "glat_even");
 }
 
-static void DOP_(full_op)(double m0, DOP_FIELD *out, const DOP_FIELD *in, int g5) {
-  DOP_(hop)(out, in, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)-0.5, (DOP_REAL)(4. + m0), in, m0, 0);
+static void DOP_(full_op)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, int g5) {
+  DOP_(hop)(out, D, in, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)-0.5, (DOP_REAL)(4. + D->m0), in, 0);
 }
 
-static void DOP_(eopre_op)(double m0, DOP_FIELD *out, const DOP_FIELD *in, int g5) {
+static void DOP_(eopre_op)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, int g5) {
   DOP_FIELD *tmp = DOP_(tmp_field)(0, &glat_odd);
   /* tmp_o = D_oo^-1 D_oe in = D_oo^-1 (-1/2 H_oe in) */
-  DOP_(hop)(tmp, in, DIRAC_HOP_THEN_INV, 0, (DOP_REAL)-0.5, (DOP_REAL)(4. + m0), NULL, m0, 1);
+  DOP_(hop)(tmp, D, in, DIRAC_HOP_THEN_INV, 0, (DOP_REAL)-0.5, (DOP_REAL)(4. + D->m0), NULL, 1);
   /* out_e = D_ee in - D_eo tmp_o = D_ee in + 1/2 H_eo tmp_o */
-  DOP_(hop)(out, tmp, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)0.5, (DOP_REAL)(4. + m0), in, m0, 0);
+  DOP_(hop)(out, D, tmp, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)0.5, (DOP_REAL)(4. + D->m0), in, 0);
 }
 
-void DOP_U_(Dphi)(DOP_FIELD *out, const DOP_FIELD *in) {
-  DOP_(check_types)("Dphi_", out, in, NULL);
+void DOP_(Dphi_hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
+  DOP_(check_types)("Dphi_hop", out, in, NULL);
   const int ok = (out->type == &glattice && in->type == &glattice) ||
                  (out->type == &glat_even && in->type == &glat_odd) ||
                  (out->type == &glat_odd && in->type == &glat_even);
-  if (!ok) hr_error("Dphi_: out and in must be on (glat_even, glat_odd), (glat_odd, glat_even) or (glattice, glattice)");
-  DOP_(hop)(out, in, DIRAC_HOP_PLAIN, 0, (DOP_REAL)-0.5, 0, NULL, 0., -1);
+  if (!ok)
+    hr_error("Dphi_hop: out and in must be on (glat_even, glat_odd), (glat_odd, glat_even) or "
+             "(glattice, glattice)");
+  DOP_(hop)(out, D, in, DIRAC_HOP_PLAIN, 0, (DOP_REAL)-0.5, 0, NULL, -1);
 }
 
-void DOP_(Dphi)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(Dphi)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("Dphi", out, in, &glattice);
-  DOP_(full_op)(m0, out, in, 0);
+  DOP_(full_op)(out, D, in, 0);
 }
 
-void DOP_(g5Dphi)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(g5Dphi)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("g5Dphi", out, in, &glattice);
-  DOP_(full_op)(m0, out, in, 1);
+  DOP_(full_op)(out, D, in, 1);
 }
 
-void DOP_(g5Dphi_sq)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(g5Dphi_sq)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("g5Dphi_sq", out, in, &glattice);
   DOP_FIELD *tmp = DOP_(tmp_field)(1, &glattice);
-  DOP_(full_op)(m0, tmp, in, 1);
-  DOP_(full_op)(m0, out, tmp, 1);
+  DOP_(full_op)(tmp, D, in, 1);
+  DOP_(full_op)(out, D, tmp, 1);
 }
 
-void DOP_(Dphi_eopre)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(Dphi_eopre)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("Dphi_eopre", out, in, &glat_even);
-  DOP_(eopre_op)(m0, out, in, 0);
+  DOP_(eopre_op)(out, D, in, 0);
 }
 
-void DOP_(g5Dphi_eopre)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(g5Dphi_eopre)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("g5Dphi_eopre", out, in, &glat_even);
-  DOP_(eopre_op)(m0, out, in, 1);
+  DOP_(eopre_op)(out, D, in, 1);
 }
 
-void DOP_(g5Dphi_eopre_sq)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(g5Dphi_eopre_sq)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("g5Dphi_eopre_sq", out, in, &glat_even);
   DOP_FIELD *tmp = DOP_(tmp_field)(2, &glat_even);
-  DOP_(eopre_op)(m0, tmp, in, 1);
-  DOP_(eopre_op)(m0, out, tmp, 1);
+  DOP_(eopre_op)(tmp, D, in, 1);
+  DOP_(eopre_op)(out, D, tmp, 1);
 }
 
-void DOP_(Dphi_diag)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(Dphi_diag)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   hr_assert(out->type == in->type, "Dphi_diag: out and in must have the same geometry");
-  DOP_(diag_apply)(out, in, m0, 0, 0);
+  DOP_(diag_apply)(out, D, in, 0, 0);
 }
 
-void DOP_(Dphi_diag_inv)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
+void DOP_(Dphi_diag_inv)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   hr_assert(out->type == in->type, "Dphi_diag_inv: out and in must have the same geometry");
-  DOP_(diag_apply)(out, in, m0, 1, 0);
+  DOP_(diag_apply)(out, D, in, 1, 0);
+}
+
+/* The solvers' view: out = form(D) in, and its adjoint (gamma5 M gamma5 for D and
+ * Dphi_eopre, M itself for the Hermitian forms), on temporary 3. */
+static void DOP_(form_apply)(DOP_FIELD *out, const dirac_op *D, dirac_form form,
+                             const DOP_FIELD *in) {
+  switch (form) {
+    case DIRAC_FORM_D: DOP_(Dphi)(out, D, in); break;
+    case DIRAC_FORM_Q: DOP_(g5Dphi)(out, D, in); break;
+    case DIRAC_FORM_Q2: DOP_(g5Dphi_sq)(out, D, in); break;
+    case DIRAC_FORM_EO: DOP_(Dphi_eopre)(out, D, in); break;
+    case DIRAC_FORM_QEO: DOP_(g5Dphi_eopre)(out, D, in); break;
+    case DIRAC_FORM_QEO2: DOP_(g5Dphi_eopre_sq)(out, D, in); break;
+  }
+}
+static void DOP_(form_apply_dag)(DOP_FIELD *out, const dirac_op *D, dirac_form form,
+                                 const DOP_FIELD *in) {
+  if (form != DIRAC_FORM_D && form != DIRAC_FORM_EO) {
+    DOP_(form_apply)(out, D, form, in);
+    return;
+  }
+  /* (gamma5 M gamma5) in = gamma5 (gamma5 M) (gamma5 in) */
+  DOP_FIELD *t = DOP_(tmp_field)(3, in->type);
+  DOP_G5(t, in);
+  DOP_(form_apply)(out, D, form == DIRAC_FORM_D ? DIRAC_FORM_Q : DIRAC_FORM_QEO, t);
 }
 
 #undef DOP_
@@ -228,6 +268,7 @@ void DOP_(Dphi_diag_inv)(double m0, DOP_FIELD *out, const DOP_FIELD *in) {
 #undef DOP_CLOVER
 #undef DOP_CLOVER_KIND
 #undef DOP_REAL
-#undef DOP_LINKS
+#undef DOP_PACK
 #undef DOP_GPU_LINKS
-#undef DOP_CLOVER_FIELD
+#undef DOP_CLOVER_BLOCKS
+#undef DOP_G5

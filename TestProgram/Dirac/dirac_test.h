@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "clover.h"
 #include "dirac.h"
 #include "fields.h"
 #include "gpu.h"
@@ -25,15 +26,15 @@
 
 #include "../test_cases.h"
 
-static void dt_start(int *argc, char ***argv) { tc_start(argc, argv); }
+static inline void dt_start(int *argc, char ***argv) { tc_start(argc, argv); }
 
-static int dt_finish(const char *program) {
+static inline int dt_finish(const char *program) {
   dirac_finalize();
   return tc_finish(program);
 }
 
 /* Geometry of lattice glb on grid np (force: bit mu forces a halo in mu). */
-static void dt_geometry(const int glb[4], const int np[4], int force) {
+static inline void dt_geometry(const int glb[4], const int np[4], int force) {
   geometry_params p;
   geometry_params_default(&p);
   for (int mu = 0; mu < 4; mu++) {
@@ -50,12 +51,11 @@ static void dt_geometry(const int glb[4], const int np[4], int force) {
 /* Fields of the fields component (zeroed, both copies current). The helpers below follow the
  * current-copy rule of fields.h: they read host copies after sync_host_* and write them after
  * host_write_*, so the operators under test may run on either backend. */
-static spinor_field *dt_spinor(const geometry_descriptor *g) { return alloc_spinor_field(1, g); }
-static spinor_field_flt *dt_spinor_flt(const geometry_descriptor *g) {
+static inline spinor_field *dt_spinor(const geometry_descriptor *g) { return alloc_spinor_field(1, g); }
+static inline spinor_field_flt *dt_spinor_flt(const geometry_descriptor *g) {
   return alloc_spinor_field_flt(1, g);
 }
-static suNg_field *dt_gauge(void) { return alloc_suNg_field(1, &glattice); }
-static suNf_field *dt_gauge_f(void) { return alloc_suNf_field(1, &glattice); }
+static inline suNg_field *dt_gauge(void) { return alloc_suNg_field(1, &glattice); }
 #define DT_FREE(f)                                                                             \
   _Generic((f), spinor_field *: free_spinor_field, spinor_field_flt *: free_spinor_field_flt,  \
            suNg_field *: free_suNg_field, suNf_field *: free_suNf_field)(f)
@@ -66,7 +66,7 @@ static inline long long dt_global_index(const int g[4]) {
 }
 
 /* Gaussian spinor keyed by (seed, draw, global site). */
-static void dt_random_spinor_at(uint64_t seed, uint64_t draw, const int g[4], suNf_spinor *s) {
+static inline void dt_random_spinor_at(uint64_t seed, uint64_t draw, const int g[4], suNf_spinor *s) {
   hr_rng_stream st;
   rng_stream_init(&st, seed, draw, (uint64_t)dt_global_index(g));
   for (int a = 0; a < 4; a++)
@@ -76,7 +76,7 @@ static void dt_random_spinor_at(uint64_t seed, uint64_t draw, const int g[4], su
       s->c[a].c[i] = hr_cmplx(re, im);
     }
 }
-static void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
+static inline void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
   host_write_spinor_field(f);
   _MASTER_FOR(f->type, ix) {
     int g[4];
@@ -85,12 +85,12 @@ static void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
   }
 }
 /* Haar-random SU(NG) element keyed by global site (and a draw number). */
-static void dt_random_suNg_at(uint64_t draw, const int g[4], suNg *u) {
+static inline void dt_random_suNg_at(uint64_t draw, const int g[4], suNg *u) {
   hr_rng_stream st;
   rng_stream_init(&st, 777, draw, (uint64_t)dt_global_index(g));
   suNg_random(&st, u);
 }
-static void dt_random_gauge(suNg_field *u, uint64_t draw) {
+static inline void dt_random_gauge(suNg_field *u, uint64_t draw) {
   host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
@@ -100,17 +100,17 @@ static void dt_random_gauge(suNg_field *u, uint64_t draw) {
 }
 
 /* Field copies and reductions over master sites of the field's geometry (all processes). */
-static void dt_to_flt(const spinor_field *a, spinor_field_flt *b) {
+static inline void dt_to_flt(const spinor_field *a, spinor_field_flt *b) {
   sync_host_spinor_field(a);
   host_write_spinor_field_flt(b);
   _MASTER_FOR(a->type, ix) suNf_spinor_to_flt(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
 }
-static void dt_to_dbl(const spinor_field_flt *a, spinor_field *b) {
+static inline void dt_to_dbl(const spinor_field_flt *a, spinor_field *b) {
   sync_host_spinor_field_flt(a);
   host_write_spinor_field(b);
   _MASTER_FOR(a->type, ix) suNf_spinor_flt_to_dbl(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
 }
-static hr_complex dt_prod(const spinor_field *a, const spinor_field *b) {
+static inline hr_complex dt_prod(const spinor_field *a, const spinor_field *b) {
   double s[2] = {0, 0};
   sync_host_spinor_field(a);
   sync_host_spinor_field(b);
@@ -122,9 +122,9 @@ static hr_complex dt_prod(const spinor_field *a, const spinor_field *b) {
   global_sum(s, 2);
   return hr_cmplx(s[0], s[1]);
 }
-static double dt_sqnorm(const spinor_field *a) { return hr_creal(dt_prod(a, a)); }
+static inline double dt_sqnorm(const spinor_field *a) { return hr_creal(dt_prod(a, a)); }
 /* |a - b|^2 over the master sites of a's geometry (b may be on glattice: same indices). */
-static double dt_diff2(const spinor_field *a, const spinor_field *b) {
+static inline double dt_diff2(const spinor_field *a, const spinor_field *b) {
   double s = 0;
   sync_host_spinor_field(a);
   sync_host_spinor_field(b);
@@ -138,7 +138,7 @@ static double dt_diff2(const spinor_field *a, const spinor_field *b) {
 }
 /* Copy the master sites that both fields hold (a parity geometry's sites when one of the two
  * lives on glattice). */
-static void dt_copy_sites(spinor_field *to, const spinor_field *from) {
+static inline void dt_copy_sites(spinor_field *to, const spinor_field *from) {
   sync_host_spinor_field(from);
   host_write_spinor_field(to);
   const geometry_descriptor *g = from->type == &glattice ? to->type : from->type;

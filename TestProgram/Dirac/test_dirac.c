@@ -143,8 +143,8 @@ static void compare_sums(const char *path) {
 
 /* ------------------------------------------------------------------ operator cases */
 
-typedef void (*op_dbl)(double, spinor_field *, const spinor_field *);
-typedef void (*op_flt)(double, spinor_field_flt *, const spinor_field_flt *);
+typedef void (*op_dbl)(spinor_field *, const dirac_op *, const spinor_field *);
+typedef void (*op_flt)(spinor_field_flt *, const dirac_op *, const spinor_field_flt *);
 typedef struct {
   const char *name;
   op_dbl d;
@@ -164,7 +164,7 @@ static const op_entry ops[] = {
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
 /* Hermiticity, single vs double, overlap on/off and checksums of every operator. */
-static void check_operators(double m0, const char *tag) {
+static void check_operators(const dirac_op *D, const char *tag) {
   char name[160];
   for (int k = 0; k < NOPS; k++) {
     const geometry_descriptor *g = ops[k].eo ? &glat_even : &glattice;
@@ -174,8 +174,8 @@ static void check_operators(double m0, const char *tag) {
     dt_random_spinor_field(psi, 1);
     dt_random_spinor_field(phi, 2);
     /* gamma5-hermiticity: Q = op (Hermitian forms) or g5 op */
-    ops[k].d(m0, a, psi);
-    ops[k].d(m0, b, phi);
+    ops[k].d(a, D, psi);
+    ops[k].d(b, D, phi);
     if (!ops[k].hermitian) {
       g5_field(a);
       g5_field(b);
@@ -187,8 +187,8 @@ static void check_operators(double m0, const char *tag) {
     /* single precision: hermiticity and agreement with double */
     dt_to_flt(psi, pf);
     dt_to_flt(phi, phf);
-    ops[k].f(m0, af, pf);
-    ops[k].f(m0, bf, phf);
+    ops[k].f(af, D, pf);
+    ops[k].f(bf, D, phf);
     spinor_field *a2 = dt_spinor(g), *b2 = dt_spinor(g), *ps2 = dt_spinor(g), *ph2 = dt_spinor(g);
     dt_to_dbl(af, a2);
     dt_to_dbl(bf, b2);
@@ -205,9 +205,9 @@ static void check_operators(double m0, const char *tag) {
     CHECK(hr_cabs(l - r) < 1e-5 * scale, "%s %s single: (phi,Q psi) = %g%+gi, (Q phi,psi) = %g%+gi",
           ops[k].name, tag, hr_creal(l), hr_cimag(l), hr_creal(r), hr_cimag(r));
     /* overlap off gives the same numbers */
-    ops[k].d(m0, a, psi);
+    ops[k].d(a, D, psi);
     dirac_set_comm_overlap(0);
-    ops[k].d(m0, b, psi);
+    ops[k].d(b, D, psi);
     dirac_set_comm_overlap(1);
     CHECK(dt_diff2(a, b) == 0., "%s %s: overlap on/off differ by %g", ops[k].name, tag,
           dt_diff2(a, b));
@@ -229,9 +229,11 @@ static void check_operators(double m0, const char *tag) {
 }
 
 #if HR_GPU_ENABLED
-/* Run op on the CPU loops (gpu = 0) or the GPU path (gpu = 1). */
-static void on_backend(int gpu) {
-  hr_backend_set(gpu ? HR_BACKEND_GPU : HR_BACKEND_CPU);
+/* D with its own backend choice: the CPU loops (gpu = 0) or the GPU path (gpu = 1). */
+static dirac_op on_backend(const dirac_op *D, int gpu) {
+  dirac_op B = *D;
+  B.backend = gpu ? HR_BACKEND_GPU : HR_BACKEND_CPU;
+  return B;
 }
 
 /* Largest relative difference allowed between the two backends (rounding only). */
@@ -241,21 +243,16 @@ static void on_backend(int gpu) {
 /* out = op(in) on one backend, in double (d) and single (f) precision. */
 typedef struct {
   const char *name;
-  void (*d)(double, spinor_field *, const spinor_field *);
-  void (*f)(double, spinor_field_flt *, const spinor_field_flt *);
+  op_dbl d;
+  op_flt f;
   const geometry_descriptor *out_g, *in_g;
 } gpu_case;
-
-static void hop_d(double m0, spinor_field *o, const spinor_field *i) { (void)m0; Dphi_(o, i); }
-static void hop_f(double m0, spinor_field_flt *o, const spinor_field_flt *i) {
-  (void)m0;
-  Dphi_flt_(o, i);
-}
 
 /* The GPU path (device kernels per piece, device halo exchange) gives the CPU loops' results
  * for every operator in both precisions, with overlap on and off; a GPU output is current on
  * the device only; chaining a GPU and a CPU application reads no stale copy. */
-static void check_gpu_vs_cpu(double m0, const char *tag) {
+static void check_gpu_vs_cpu(const dirac_op *D, const char *tag) {
+  const dirac_op Dc = on_backend(D, 0), Dg = on_backend(D, 1);
   gpu_case cases[NOPS + 5];
   int nc = 0;
   for (int k = 0; k < NOPS; k++) {
@@ -263,9 +260,9 @@ static void check_gpu_vs_cpu(double m0, const char *tag) {
     gpu_case c = {ops[k].name, ops[k].d, ops[k].f, g, g};
     cases[nc++] = c;
   }
-  const gpu_case extra[5] = {{"Dphi_ (even <- odd)", hop_d, hop_f, &glat_even, &glat_odd},
-                             {"Dphi_ (odd <- even)", hop_d, hop_f, &glat_odd, &glat_even},
-                             {"Dphi_ (full)", hop_d, hop_f, &glattice, &glattice},
+  const gpu_case extra[5] = {{"Dphi_hop (even <- odd)", Dphi_hop, Dphi_hop_flt, &glat_even, &glat_odd},
+                             {"Dphi_hop (odd <- even)", Dphi_hop, Dphi_hop_flt, &glat_odd, &glat_even},
+                             {"Dphi_hop (full)", Dphi_hop, Dphi_hop_flt, &glattice, &glattice},
                              {"Dphi_diag (odd)", Dphi_diag, Dphi_diag_flt, &glat_odd, &glat_odd},
                              {"Dphi_diag_inv (even)", Dphi_diag_inv, Dphi_diag_inv_flt,
                               &glat_even, &glat_even}};
@@ -280,12 +277,10 @@ static void check_gpu_vs_cpu(double m0, const char *tag) {
     dt_to_flt(psi, pf);
     for (int overlap = 1; overlap >= 0; overlap--) {
       dirac_set_comm_overlap(overlap);
-      on_backend(0);
-      c->d(m0, a, psi);
-      c->f(m0, af, pf);
-      on_backend(1);
-      c->d(m0, b, psi);
-      c->f(m0, bf, pf);
+      c->d(a, &Dc, psi);
+      c->f(af, &Dc, pf);
+      c->d(b, &Dg, psi);
+      c->f(bf, &Dg, pf);
       CHECK(b->current == HR_COPY_GPU && bf->current == HR_COPY_GPU,
             "%s %s: the GPU path did not leave its output on the device only", c->name, tag);
       const double dd = rel_diff(b, a);
@@ -301,12 +296,10 @@ static void check_gpu_vs_cpu(double m0, const char *tag) {
     dirac_set_comm_overlap(1);
     /* chain: GPU application, then CPU application of its (device-current) output */
     if (c->in_g == c->out_g) {
-      on_backend(1);
-      c->d(m0, b, psi);
-      on_backend(0);
-      c->d(m0, b2, b);
-      c->d(m0, a, psi);
-      c->d(m0, a2, a);
+      c->d(b, &Dg, psi);
+      c->d(b2, &Dc, b);
+      c->d(a, &Dc, psi);
+      c->d(a2, &Dc, a);
       const double dc = rel_diff(b2, a2);
       CHECK(dc < GPU_TOL_DBL, "%s %s: GPU then CPU differs from CPU twice by %g", c->name, tag,
             dc);
@@ -320,12 +313,11 @@ static void check_gpu_vs_cpu(double m0, const char *tag) {
     DT_FREE(af);
     DT_FREE(bf);
   }
-  on_backend(0);
 }
 #endif
 
 /* Hopping between parities vs the full operator; Schur complement vs full operator. */
-static void check_even_odd(double m0, const char *tag) {
+static void check_even_odd(const dirac_op *D, const char *tag) {
   spinor_field *psi = dt_spinor(&glattice), *full = dt_spinor(&glattice),
                *diag = dt_spinor(&glattice);
   spinor_field *pe = dt_spinor(&glat_even), *po = dt_spinor(&glat_odd),
@@ -334,30 +326,30 @@ static void check_even_odd(double m0, const char *tag) {
   dt_copy_sites(pe, psi);
   dt_copy_sites(po, psi);
   /* Dphi_ on glattice restricted to each parity = Dphi_ between parities */
-  Dphi_(full, psi);
-  Dphi_(he, po);
-  Dphi_(ho, pe);
+  Dphi_hop(full, D, psi);
+  Dphi_hop(he, D, po);
+  Dphi_hop(ho, D, pe);
   double de = sqrt(dt_diff2(he, full) / dt_sqnorm(he)), dod = sqrt(dt_diff2(ho, full) / dt_sqnorm(ho));
   CHECK(de < 1e-14 && dod < 1e-14, "%s: hopping even %g odd %g from the full one", tag, de, dod);
   /* Dphi = diagonal + hopping */
-  Dphi_diag(m0, diag, psi);
+  Dphi_diag(diag, D, psi);
   spinor_field *d = dt_spinor(&glattice);
-  Dphi(m0, d, psi);
+  Dphi(d, D, psi);
   _MASTER_FOR(&glattice, ix) suNf_spinor_add(_FIELD_AT(diag, ix), _FIELD_AT(full, ix), _FIELD_AT(diag, ix));
   CHECK(rel_diff(d, diag) < 1e-14, "%s: Dphi - (diag + hopping) = %g", tag, rel_diff(d, diag));
   /* diag_inv inverts diag */
-  Dphi_diag(m0, d, psi);
-  Dphi_diag_inv(m0, diag, d);
+  Dphi_diag(d, D, psi);
+  Dphi_diag_inv(diag, D, d);
   CHECK(rel_diff(diag, psi) < 1e-13, "%s: diag_inv diag psi - psi = %g", tag, rel_diff(diag, psi));
   /* Schur: psi_o = -D_oo^-1 D_oe psi_e */
-  Dphi_(ho, pe);
-  Dphi_diag_inv(m0, po, ho);
+  Dphi_hop(ho, D, pe);
+  Dphi_diag_inv(po, D, ho);
   _MASTER_FOR(&glat_odd, ix) suNf_spinor_minus(_FIELD_AT(po, ix), _FIELD_AT(po, ix));
   spinor_field *in = dt_spinor(&glattice);
   dt_copy_sites(in, pe);
   _MASTER_FOR(&glat_odd, ix) *_FIELD_AT(in, ix) = *_FIELD_AT(po, ix);
-  Dphi(m0, full, in);
-  Dphi_eopre(m0, he, pe);
+  Dphi(full, D, in);
+  Dphi_eopre(he, D, pe);
   double ds = sqrt(dt_diff2(he, full) / dt_sqnorm(he));
   double zo = 0;
   _MASTER_FOR(&glat_odd, ix) zo += suNf_spinor_sqnorm(_FIELD_AT(full, ix));
@@ -370,10 +362,10 @@ static void check_even_odd(double m0, const char *tag) {
 }
 
 /* Gauge covariance: D[U^g] (g psi) = g (D[U] psi), U^g_mu(x) = g(x) U_mu(x) g(x+mu)^+. */
-static void check_gauge_covariance(const suNg_field *u, const dirac_bc *bc, double m0,
-                                   const char *tag) {
+static void check_gauge_covariance(const dirac_op *D, const char *tag) {
+  const suNg_field *u = D->u;
   suNg_field *ug = dt_gauge();
-  suNf_field *ufg = dt_gauge_f();
+  host_write_suNg_field(ug);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -388,12 +380,13 @@ static void check_gauge_covariance(const suNg_field *u, const dirac_bc *bc, doub
       suNg_mul_dag(&t, &gxp, _4FIELD_AT(ug, ix, mu));
     }
   }
-  represent_gauge_field(ug, bc, ufg);
+  dirac_op Dg = *D; /* the same operator on the transformed links */
+  Dg.u = ug;
   spinor_field *psi = dt_spinor(&glattice), *gpsi = dt_spinor(&glattice),
                *a = dt_spinor(&glattice), *b = dt_spinor(&glattice);
   dt_random_spinor_field(psi, 5);
   /* a = g D[U] psi (links currently set: U) */
-  Dphi(m0, a, psi);
+  Dphi(a, D, psi);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(ix, g);
@@ -404,24 +397,21 @@ static void check_gauge_covariance(const suNg_field *u, const dirac_bc *bc, doub
     suNf_spinor_mul_colour(&gr, _FIELD_AT(a, ix), _FIELD_AT(a, ix));
     suNf_spinor_mul_colour(&gr, _FIELD_AT(psi, ix), _FIELD_AT(gpsi, ix));
   }
-  const suNf_field *old = dirac_gauge_field();
-  dirac_set_gauge_field(ufg);
-  Dphi(m0, b, gpsi);
-  dirac_set_gauge_field(old);
+  Dphi(b, &Dg, gpsi);
   double d = rel_diff(b, a);
   CHECK(d < 1e-13, "%s: gauge covariance violated by %g", tag, d);
-  DT_FREE(ug); DT_FREE(ufg); DT_FREE(psi); DT_FREE(gpsi); DT_FREE(a); DT_FREE(b);
+  DT_FREE(ug); DT_FREE(psi); DT_FREE(gpsi); DT_FREE(a); DT_FREE(b);
 }
 
 /* Clover blocks: Hermitian, block x inverse = 1, log det vs LU, total log det. */
-static void check_clover_blocks(double m0, const char *tag) {
+static void check_clover_blocks(const dirac_op *D, const char *tag) {
   const int n = CLOVER_BLOCK_DIM;
   hr_complex blk[CLOVER_BLOCK_DIM * CLOVER_BLOCK_DIM], inv[CLOVER_BLOCK_DIM * CLOVER_BLOCK_DIM];
   double herm = 0, ident = 0, ldd = 0, sum_ld = 0, phase_err = 0;
   _MASTER_FOR(&glattice, ix) {
     for (int ch = 0; ch < 2; ch++) {
-      clover_block(m0, ix, ch, blk);
-      clover_block_inverse(m0, ix, ch, inv);
+      clover_block(blk, D, ix, ch);
+      clover_block_inverse(inv, D, ix, ch);
       for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
           herm = fmax(herm, hr_cabs(blk[i * n + j] - hr_conj(blk[j * n + i])));
@@ -438,20 +428,20 @@ static void check_clover_blocks(double m0, const char *tag) {
   global_max(&ident, 1);
   global_max(&phase_err, 1);
   global_sum(&sum_ld, 1);
-  ldd = fabs(clover_logdet(m0, HR_PARITY_BOTH) - sum_ld);
-  double ld_eo = clover_logdet(m0, HR_PARITY_EVEN) + clover_logdet(m0, HR_PARITY_ODD);
+  ldd = fabs(clover_logdet(D, HR_PARITY_BOTH) - sum_ld);
+  double ld_eo = clover_logdet(D, HR_PARITY_EVEN) + clover_logdet(D, HR_PARITY_ODD);
   CHECK(herm < 1e-15, "%s: clover block not Hermitian by %g", tag, herm);
   CHECK(ident < 1e-13, "%s: block x inverse - 1 = %g", tag, ident);
   CHECK(phase_err < 1e-12, "%s: det of a block not real positive (phase error %g)", tag, phase_err);
   CHECK(ldd < 1e-10 * fabs(sum_ld) + 1e-12, "%s: log det %.15g vs LU %.15g", tag,
-        clover_logdet(m0, HR_PARITY_BOTH), sum_ld);
+        clover_logdet(D, HR_PARITY_BOTH), sum_ld);
   CHECK(fabs(ld_eo - sum_ld) < 1e-10 * fabs(sum_ld) + 1e-12, "%s: even + odd log det %.15g vs %.15g",
         tag, ld_eo, sum_ld);
   /* F anti-Hermitian */
   double ah = 0;
   _MASTER_FOR(&glattice, ix) {
     suNf F, Fd;
-    clover_field_strength(ix, 1, 3, &F);
+    clover_field_strength(&F, dirac_links(D), ix, 1, 3);
     suNf_dagger(&F, &Fd);
     suNf_add(&F, &Fd, &Fd);
     ah = fmax(ah, sqrt(suNf_sqnorm(&Fd)));
@@ -469,10 +459,8 @@ static void check_free_field(void) {
   bc.kind[2] = HR_BC_ANTIPERIODIC;
   bc.theta[3] = -0.7;
   suNg_field *u = dt_gauge();
-  suNf_field *uf = dt_gauge_f();
+  host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) for (int mu = 0; mu < 4; mu++) suNg_unit(_4FIELD_AT(u, ix, mu));
-  represent_gauge_field(u, &bc, uf);
-  dirac_set_gauge_field(uf);
   const double m0 = -0.3;
   const int nmode[4] = {1, 2, 0, 3};
   double p[4], pt[4];
@@ -496,7 +484,7 @@ static void check_free_field(void) {
   suNf_spinor mu0;
   spin_mul(M, &u0, &mu0);
   for (int clov = 0; clov < 2; clov++) {
-    clover_set_csw(clov ? 1.7 : 0.);
+    const dirac_op Dop = dirac_op_make(u, m0, clov ? 1.7 : 0., &bc), *D = &Dop;
     spinor_field *psi = dt_spinor(&glattice), *out = dt_spinor(&glattice),
                  *want = dt_spinor(&glattice);
     _MASTER_FOR(&glattice, ix) {
@@ -507,7 +495,7 @@ static void check_free_field(void) {
       suNf_spinor_scale_cmplx(hr_cexpi(ph), &u0, _FIELD_AT(psi, ix));
       suNf_spinor_scale_cmplx(hr_cexpi(ph), &mu0, _FIELD_AT(want, ix));
     }
-    Dphi(m0, out, psi);
+    Dphi(out, D, psi);
     double d = rel_diff(out, want);
     CHECK(d < 1e-13, "free %s plane wave: D psi differs from the analytic value by %g",
           clov ? "clover" : "Wilson", d);
@@ -520,9 +508,7 @@ static void check_free_field(void) {
           nrm, mass * mass + s2);
     DT_FREE(psi); DT_FREE(out); DT_FREE(want);
   }
-  clover_set_csw(0.);
   DT_FREE(u);
-  DT_FREE(uf);
   tc_case_end("free field plane waves (Wilson and clover, antiperiodic + twisted bc)");
 }
 
@@ -532,7 +518,7 @@ static void check_abelian_background(void) {
   dirac_bc bc;
   dirac_bc_default(&bc);
   suNg_field *u = dt_gauge();
-  suNf_field *uf = dt_gauge_f();
+  host_write_suNg_field(u);
   const double b = 4 * PI / (GLB_T * GLB_X);
   /* H = diag(1, -1, 0, ...) / 2 */
   suNg H;
@@ -553,8 +539,8 @@ static void check_abelian_background(void) {
     EXP_IH(b * g[0], _4FIELD_AT(u, ix, 1));
     if (g[0] == GLB_T - 1) EXP_IH(-b * GLB_T * g[1], _4FIELD_AT(u, ix, 0));
   }
-  represent_gauge_field(u, &bc, uf);
-  dirac_set_gauge_field(uf);
+  const double m0 = 0.2, csw = 1.3;
+  const dirac_op Dop = dirac_op_make(u, m0, csw, &bc), *D = &Dop;
   suNg P;
   EXP_IH(b, &P);
 #undef EXP_IH
@@ -568,7 +554,7 @@ static void check_abelian_background(void) {
     for (int mu = 0; mu < 4; mu++)
       for (int nu = mu + 1; nu < 4; nu++) {
         suNf F, d;
-        clover_field_strength(ix, mu, nu, &F);
+        clover_field_strength(&F, dirac_links(D), ix, mu, nu);
         if (mu == 0 && nu == 1)
           suNf_sub(&F, &Fw, &d);
         else
@@ -580,8 +566,6 @@ static void check_abelian_background(void) {
   CHECK(fnorm > 0.1, "analytic field strength too small (%g) for a meaningful test", fnorm);
   CHECK(dev < 1e-14, "clover-leaf F deviates from the analytic uniform field by %g", dev);
   /* clover term = (4 + m0) + csw (i/2) sigma_01 x F_01, explicit sigma from gamma.h */
-  const double m0 = 0.2, csw = 1.3;
-  clover_set_csw(csw);
   hr_complex s01[16];
   hr_sigma_matrix(0, 1, s01);
   spinor_field *psi = dt_spinor(&glattice), *out = dt_spinor(&glattice),
@@ -595,11 +579,10 @@ static void check_abelian_background(void) {
     suNf_spinor_mul_add_cmplx(_FIELD_AT(want, ix), hr_cmplx(0, 0.5 * csw), &sfpsi,
                               _FIELD_AT(want, ix));
   }
-  Dphi_diag(m0, out, psi);
+  Dphi_diag(out, D, psi);
   double d = rel_diff(out, want);
   CHECK(d < 1e-14, "clover term in the abelian background differs by %g", d);
-  clover_set_csw(0.);
-  DT_FREE(psi); DT_FREE(out); DT_FREE(want); DT_FREE(u); DT_FREE(uf);
+  DT_FREE(psi); DT_FREE(out); DT_FREE(want); DT_FREE(u);
   tc_case_end("uniform abelian background: clover-leaf F and clover term");
 }
 
@@ -609,16 +592,13 @@ static void check_open_bc(const suNg_field *u) {
   dirac_bc bc;
   dirac_bc_default(&bc);
   bc.kind[0] = HR_BC_OPEN;
-  suNf_field *uf = dt_gauge_f();
-  represent_gauge_field(u, &bc, uf);
-  const suNf_field *old = dirac_gauge_field();
-  dirac_set_gauge_field(uf);
+  const dirac_op D = dirac_op_make(u, 0.1, 0., &bc);
   spinor_field *psi = dt_spinor(&glattice), *phi = dt_spinor(&glattice),
                *a = dt_spinor(&glattice), *b = dt_spinor(&glattice);
   dt_random_spinor_field(psi, 8);
   dt_random_spinor_field(phi, 9);
-  g5Dphi(0.1, a, psi);
-  g5Dphi(0.1, b, phi);
+  g5Dphi(a, &D, psi);
+  g5Dphi(b, &D, phi);
   hr_complex l = dt_prod(phi, a), r = dt_prod(b, psi);
   CHECK(hr_cabs(l - r) < 1e-12 * sqrt(dt_sqnorm(phi) * dt_sqnorm(a)), "open bc: Q not Hermitian");
   /* change psi on slice 0 only: D psi on the last slice must not change */
@@ -627,7 +607,7 @@ static void check_open_bc(const suNg_field *u) {
     global_coordinates(ix, g);
     if (g[0] == 0) suNf_spinor_scale(3.0, _FIELD_AT(psi, ix), _FIELD_AT(psi, ix));
   }
-  g5Dphi(0.1, b, psi);
+  g5Dphi(b, &D, psi);
   double dl = 0, d1 = 0;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
@@ -641,8 +621,7 @@ static void check_open_bc(const suNg_field *u) {
   global_sum(&d1, 1);
   CHECK(dl == 0., "open bc: the last time slice sees slice 0 (change %g)", dl);
   CHECK(d1 > 1e-3, "open bc: slice 1 should see slice 0 (change %g)", d1);
-  dirac_set_gauge_field(old);
-  DT_FREE(uf); DT_FREE(psi); DT_FREE(phi); DT_FREE(a); DT_FREE(b);
+  DT_FREE(psi); DT_FREE(phi); DT_FREE(a); DT_FREE(b);
 }
 
 int main(int argc, char **argv) {
@@ -680,44 +659,39 @@ int main(int argc, char **argv) {
   dirac_bc_default(&bc);
   bc.theta[1] = 0.3;
   suNg_field *u = dt_gauge();
-  suNf_field *uf = dt_gauge_f();
   warm_gauge(u, 0.6, 10);
-  represent_gauge_field(u, &bc, uf);
-  dirac_set_gauge_field(uf);
   const double m0 = 0.1;
   for (int clov = 0; clov < 2; clov++) {
     const char *tag = clov ? "clover" : "wilson";
-    clover_set_csw(clov ? 1.1 : 0.);
+    const dirac_op Dop = dirac_op_make(u, m0, clov ? 1.1 : 0., &bc), *D = &Dop;
     char name[128];
-    check_operators(m0, tag);
+    check_operators(D, tag);
     snprintf(name, sizeof name, "%s: gamma5-hermiticity, single vs double, overlap, checksums", tag);
     tc_case_end(name);
-    check_even_odd(m0, tag);
+    check_even_odd(D, tag);
     snprintf(name, sizeof name, "%s: hopping between parities and Schur complement", tag);
     tc_case_end(name);
-    check_gauge_covariance(u, &bc, m0, tag);
+    check_gauge_covariance(D, tag);
     snprintf(name, sizeof name, "%s: gauge covariance", tag);
     tc_case_end(name);
 #if HR_GPU_ENABLED
-    check_gpu_vs_cpu(m0, tag);
+    check_gpu_vs_cpu(D, tag);
     snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
     tc_case_end(name);
 #endif
     if (clov) {
-      check_clover_blocks(m0, tag);
+      check_clover_blocks(D, tag);
       tc_case_end("clover blocks: Hermitian, inverse, log det");
     }
   }
   /* Haar-random (hot) links for the Wilson operator */
-  clover_set_csw(0.);
   dt_random_gauge(u, 20);
-  represent_gauge_field(u, &bc, uf);
-  dirac_set_gauge_field(uf);
-  check_operators(-0.4, "hot");
-  check_even_odd(-0.4, "hot");
-  check_gauge_covariance(u, &bc, -0.4, "hot");
+  const dirac_op Dhot = dirac_op_make(u, -0.4, 0., &bc);
+  check_operators(&Dhot, "hot");
+  check_even_odd(&Dhot, "hot");
+  check_gauge_covariance(&Dhot, "hot");
 #if HR_GPU_ENABLED
-  check_gpu_vs_cpu(-0.4, "hot");
+  check_gpu_vs_cpu(&Dhot, "hot");
 #endif
   tc_case_end("hot gauge field, Wilson: all identities");
   check_open_bc(u);
@@ -729,6 +703,5 @@ int main(int argc, char **argv) {
     tc_case_end("checksums equal to the single-process run");
   }
   DT_FREE(u);
-  DT_FREE(uf);
   return dt_finish("test_dirac");
 }

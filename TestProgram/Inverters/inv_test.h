@@ -52,14 +52,17 @@ static void it_geometry(const int glb[4], const int np[4]) {
   geometry_init(&p);
 }
 
-/* The links of the Dirac operator: u (fundamental gauge links) with boundary conditions bc,
- * clover coefficient csw. Returns the represented field (free with free_gfield_f). */
-static suNf_field *it_set_links(const suNg_field *u, const dirac_bc *bc, double csw) {
-  suNf_field *uf = alloc_gfield_f(&glattice);
-  represent_gauge_field(u, bc, uf);
-  dirac_set_gauge_field(uf);
-  clover_set_csw(csw);
-  return uf;
+/* The links of the tests' Dirac operators: u (fundamental gauge links) with boundary
+ * conditions bc and clover coefficient csw; the mass is chosen per case by it_op. */
+static dirac_op it_links;
+static void it_set_links(const suNg_field *u, const dirac_bc *bc, double csw) {
+  it_links = dirac_op_make(u, 0., csw, bc);
+}
+/* The operator on the links of it_set_links with mass m0. */
+static inline dirac_op it_op(double m0) {
+  dirac_op D = it_links;
+  D.m0 = m0;
+  return D;
 }
 
 /* Unit links. */

@@ -9,22 +9,23 @@
 #include "inv_test.h"
 
 /* Direct application of the operator `kind` (dirac.h), independent of the wrappers. */
-static void direct_apply(hr_dirac_op_kind kind, double m0, spinor_field *out,
+static void direct_apply(dirac_form kind, double m0, spinor_field *out,
                          const spinor_field *in) {
+  const dirac_op Dop = it_op(m0), *D = &Dop;
   sync_host_spinor_field(in);
   host_write_spinor_field(out);
   switch (kind) {
-  case HR_OP_D: Dphi(m0, out, in); break;
-  case HR_OP_Q: g5Dphi(m0, out, in); break;
-  case HR_OP_Q2: g5Dphi_sq(m0, out, in); break;
-  case HR_OP_EO: Dphi_eopre(m0, out, in); break;
-  case HR_OP_QEO: g5Dphi_eopre(m0, out, in); break;
-  case HR_OP_QEO2: g5Dphi_eopre_sq(m0, out, in); break;
+  case DIRAC_FORM_D: Dphi(out, D, in); break;
+  case DIRAC_FORM_Q: g5Dphi(out, D, in); break;
+  case DIRAC_FORM_Q2: g5Dphi_sq(out, D, in); break;
+  case DIRAC_FORM_EO: Dphi_eopre(out, D, in); break;
+  case DIRAC_FORM_QEO: g5Dphi_eopre(out, D, in); break;
+  case DIRAC_FORM_QEO2: g5Dphi_eopre_sq(out, D, in); break;
   }
 }
 
 /* |b - (A + shift) x| / |b| with A applied directly. */
-static double direct_residual(hr_dirac_op_kind kind, double m0, double shift,
+static double direct_residual(dirac_form kind, double m0, double shift,
                               const spinor_field *b, const spinor_field *x, spinor_field *t) {
   direct_apply(kind, m0, t, x);
   spinor_field_mul_add_assign_f(t, shift, x);
@@ -38,7 +39,7 @@ typedef struct {
 } shifted_op;
 static void shifted_apply(spinor_field *out, const spinor_field *in, void *c) {
   const shifted_op *s = c;
-  direct_apply(HR_OP_QEO2, s->m0, out, in);
+  direct_apply(DIRAC_FORM_QEO2, s->m0, out, in);
   spinor_field_mul_add_assign_f(out, s->shift, in);
 }
 
@@ -65,21 +66,21 @@ static void solvers_case(const char *label, double m0, double tol) {
   p.tol = tol;
   p.max_iter = 5000;
   hr_solver_result r, r2;
-  hr_dirac_op c_d, c_q, c_q2, c_eo, c_qeo2;
-  hr_linear_operator D = dirac_linear_operator(&c_d, HR_OP_D, m0);
-  hr_linear_operator Q = dirac_linear_operator(&c_q, HR_OP_Q, m0);
-  hr_linear_operator Q2 = dirac_linear_operator(&c_q2, HR_OP_Q2, m0);
-  hr_linear_operator EO = dirac_linear_operator(&c_eo, HR_OP_EO, m0);
-  hr_linear_operator QEO2 = dirac_linear_operator(&c_qeo2, HR_OP_QEO2, m0);
+  const dirac_op Dm = it_op(m0);
+  hr_linear_operator D = dirac_linear_operator(&Dm, DIRAC_FORM_D);
+  hr_linear_operator Q = dirac_linear_operator(&Dm, DIRAC_FORM_Q);
+  hr_linear_operator Q2 = dirac_linear_operator(&Dm, DIRAC_FORM_Q2);
+  hr_linear_operator EO = dirac_linear_operator(&Dm, DIRAC_FORM_EO);
+  hr_linear_operator QEO2 = dirac_linear_operator(&Dm, DIRAC_FORM_QEO2);
   double res;
 
   /* CG and mixed CG on Q^2 (full lattice) */
   hr_solver_status s = cg_solve(&Q2, b, x, &p, &r);
-  res = direct_residual(HR_OP_Q2, m0, 0, b, x, t);
+  res = direct_residual(DIRAC_FORM_Q2, m0, 0, b, x, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol && fabs(res - r.residual) <= 1e-3 * tol,
         "CG Q^2: status %d residual %.3e (reported %.3e)", s, res, r.residual);
   s = cg_mixed_solve(&Q2, b, x + 1, &p, &r2);
-  res = direct_residual(HR_OP_Q2, m0, 0, b, x + 1, t);
+  res = direct_residual(DIRAC_FORM_Q2, m0, 0, b, x + 1, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "mixed CG Q^2: status %d residual %.3e", s, res);
   CHECK(r2.reliable_updates > 0 && r2.applies_flt > r2.applies,
         "mixed CG must iterate in single precision (%ld flt, %ld dbl applications)",
@@ -94,7 +95,7 @@ static void solvers_case(const char *label, double m0, double tol) {
   for (int mode = 0; mode < 4; mode++) {
     const int ne = mode < 2, mixed = mode & 1;
     s = ne ? cgne_solve(&D, b, x, mixed, &p, &r) : cgnr_solve(&D, b, x, mixed, &p, &r);
-    res = direct_residual(HR_OP_D, m0, 0, b, x, t);
+    res = direct_residual(DIRAC_FORM_D, m0, 0, b, x, t);
     CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "%s%s on D: status %d residual %.3e",
           ne ? "CGNE" : "CGNR", mixed ? "-mixed" : "", s, res);
   }
@@ -102,23 +103,23 @@ static void solvers_case(const char *label, double m0, double tol) {
 
   /* BiCGstab on D and on Dphi_eopre; MINRES on Q */
   s = bicgstab_solve(&D, b, x, &p, &r);
-  res = direct_residual(HR_OP_D, m0, 0, b, x, t);
+  res = direct_residual(DIRAC_FORM_D, m0, 0, b, x, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "BiCGstab on D: status %d residual %.3e", s, res);
   CHECK(rel_diff(x, x + 1, t) < 1e4 * tol, "BiCGstab and CGNR solutions differ by %.3e",
         rel_diff(x, x + 1, t));
   s = bicgstab_solve(&EO, be, xe, &p, &r);
-  res = direct_residual(HR_OP_EO, m0, 0, be, xe, te);
+  res = direct_residual(DIRAC_FORM_EO, m0, 0, be, xe, te);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "BiCGstab on Dphi_eopre: status %d residual %.3e",
         s, res);
   s = minres_solve(&Q, b, x, &p, &r);
-  res = direct_residual(HR_OP_Q, m0, 0, b, x, t);
+  res = direct_residual(DIRAC_FORM_Q, m0, 0, b, x, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "MINRES on Q: status %d residual %.3e", s, res);
   if (hr_rank() == 0) printf("  %s m0=%g: MINRES %d it\n", label, m0, r.iterations);
 
   /* even/odd solve of D x = b, double and mixed, against the CGNR solution */
   for (int mixed = 0; mixed < 2; mixed++) {
-    s = dirac_solve_eo(m0, b, x, mixed, &p, &r);
-    res = direct_residual(HR_OP_D, m0, 0, b, x, t);
+    s = dirac_solve_eo(x, &Dm, b, mixed, &p, &r);
+    res = direct_residual(DIRAC_FORM_D, m0, 0, b, x, t);
     CHECK(s == HR_SOLVER_CONVERGED && res <= tol && fabs(res - r.residual) <= 1e-3 * tol,
           "eo solve (mixed %d): status %d residual %.3e reported %.3e", mixed, s, res,
           r.residual);
@@ -136,7 +137,7 @@ static void solvers_case(const char *label, double m0, double tol) {
               : cg_mshift_solve(&QEO2, NS, shifts, be, xs, &p, rs);
     CHECK(s == HR_SOLVER_CONVERGED, "multi-shift (mixed %d) status %d", mixed, s);
     for (int i = 0; i < NS; i++) {
-      res = direct_residual(HR_OP_QEO2, m0, shifts[i], be, xs + i, te);
+      res = direct_residual(DIRAC_FORM_QEO2, m0, shifts[i], be, xs + i, te);
       CHECK(res <= tol && rs[i].status == HR_SOLVER_CONVERGED,
             "multi-shift (mixed %d) shift %g: residual %.3e status %d", mixed, shifts[i], res,
             rs[i].status);
@@ -154,11 +155,6 @@ static void solvers_case(const char *label, double m0, double tol) {
   }
   free_spinor_field_f(xs);
 
-  dirac_operator_release(&c_d);
-  dirac_operator_release(&c_q);
-  dirac_operator_release(&c_q2);
-  dirac_operator_release(&c_eo);
-  dirac_operator_release(&c_qeo2);
   free_spinor_field_f(b);
   free_spinor_field_f(x);
   free_spinor_field_f(t);
@@ -180,10 +176,10 @@ static void failure_case(double m0) {
   p.tol = 1e-12;
   p.max_iter = 5;
   hr_solver_result r, rs[4];
-  hr_dirac_op c_d, c_q, c_q2;
-  hr_linear_operator D = dirac_linear_operator(&c_d, HR_OP_D, m0);
-  hr_linear_operator Q = dirac_linear_operator(&c_q, HR_OP_Q, m0);
-  hr_linear_operator Q2 = dirac_linear_operator(&c_q2, HR_OP_Q2, m0);
+  const dirac_op Dm = it_op(m0);
+  hr_linear_operator D = dirac_linear_operator(&Dm, DIRAC_FORM_D);
+  hr_linear_operator Q = dirac_linear_operator(&Dm, DIRAC_FORM_Q);
+  hr_linear_operator Q2 = dirac_linear_operator(&Dm, DIRAC_FORM_Q2);
   const double shifts[2] = {0, 0.1};
   hr_solver_status st[9];
   double resid[9];
@@ -195,7 +191,7 @@ static void failure_case(double m0) {
   st[5] = minres_solve(&Q, b, x, &p, &r), resid[5] = r.residual;
   st[6] = cg_mshift_solve(&Q2, 2, shifts, b, x, &p, rs), resid[6] = rs[0].residual;
   st[7] = cg_mshift_mixed_solve(&Q2, 2, shifts, b, x, &p, rs), resid[7] = rs[0].residual;
-  st[8] = dirac_solve_eo(m0, b, x, 1, &p, &r), resid[8] = r.residual;
+  st[8] = dirac_solve_eo(x, &Dm, b, 1, &p, &r), resid[8] = r.residual;
   for (int i = 0; i < 9; i++) {
     CHECK(st[i] == HR_SOLVER_MAX_ITER && resid[i] > p.tol && isfinite(resid[i]),
           "solver %d with max_iter 5: status %d residual %.3e", i, st[i], resid[i]);
@@ -213,9 +209,6 @@ static void failure_case(double m0) {
   /* invalid tolerance */
   p.tol = 0;
   CHECK(cg_solve(&Q2, b, x, &p, &r) == HR_SOLVER_BAD_INPUT, "tol = 0 must be rejected");
-  dirac_operator_release(&c_d);
-  dirac_operator_release(&c_q);
-  dirac_operator_release(&c_q2);
   free_spinor_field_f(b);
   free_spinor_field_f(x);
   tc_case_end("non-convergence and breakdown are reported");
@@ -250,19 +243,18 @@ static void stored_case(const int np[4]) {
   spinor_field *b = alloc_spinor_field_f(1, &glattice);
   spinor_field *x = alloc_spinor_field_f(2, &glattice);
   spinor_field *t = alloc_spinor_field_f(1, &glattice);
-  suNf_field *uf = NULL;
   for (int k = 0; k < 2; k++) {
     const double m0 = masses[k];
-    if (uf != NULL) free_gfield_f(uf);
-    uf = it_set_links(u, &bc, csws[k]);
+    it_set_links(u, &bc, csws[k]);
+    const dirac_op Dm = it_op(m0);
     gaussian_spinor_field(b);
     hr_solver_params p;
     solver_params_default(&p);
     p.tol = 1e-10;
     hr_solver_result r[2];
     for (int mixed = 0; mixed < 2; mixed++) {
-      hr_solver_status s = dirac_solve_eo(m0, b, x + mixed, mixed, &p, r + mixed);
-      const double res = direct_residual(HR_OP_D, m0, 0, b, x + mixed, t);
+      hr_solver_status s = dirac_solve_eo(x + mixed, &Dm, b, mixed, &p, r + mixed);
+      const double res = direct_residual(DIRAC_FORM_D, m0, 0, b, x + mixed, t);
       CHECK(s == HR_SOLVER_CONVERGED && res <= p.tol, "stored conf m0=%g, mixed %d: status %d "
             "residual %.3e", m0, mixed, s, res);
     }
@@ -271,14 +263,12 @@ static void stored_case(const int np[4]) {
     /* BiCGstab on the even/odd operator as a second method */
     spinor_field *be = alloc_spinor_field_f(3, &glat_even);
     gaussian_spinor_field(be);
-    hr_dirac_op c_eo;
-    hr_linear_operator EO = dirac_linear_operator(&c_eo, HR_OP_EO, m0);
+    hr_linear_operator EO = dirac_linear_operator(&Dm, DIRAC_FORM_EO);
     hr_solver_result rb;
     hr_solver_status s = bicgstab_solve(&EO, be, be + 1, &p, &rb);
-    const double res = direct_residual(HR_OP_EO, m0, 0, be, be + 1, be + 2);
+    const double res = direct_residual(DIRAC_FORM_EO, m0, 0, be, be + 1, be + 2);
     CHECK(s == HR_SOLVER_CONVERGED && res <= p.tol, "stored conf m0=%g BiCGstab: status %d "
           "residual %.3e", m0, s, res);
-    dirac_operator_release(&c_eo);
     free_spinor_field_f(be);
     if (hr_rank() == 0)
       printf("  stored conf m0=%g csw=%g: eo CG %d it, mixed %d it (%d updates), BiCGstab %d "
@@ -288,7 +278,6 @@ static void stored_case(const int np[4]) {
   free_spinor_field_f(b);
   free_spinor_field_f(x);
   free_spinor_field_f(t);
-  free_gfield_f(uf);
   free_gfield(u);
   tc_case_end("stored configuration, eo solves");
 }
@@ -303,14 +292,12 @@ int main(int argc, char **argv) {
   dirac_bc_default(&bc);
   suNg_field *u = alloc_gfield(&glattice);
   random_u(u);
-  suNf_field *uf = it_set_links(u, &bc, 0.0);
+  it_set_links(u, &bc, 0.0);
   solvers_case("random Wilson", 0.2, 1e-10);
   solvers_case("random Wilson", -0.4, 1e-10);
-  free_gfield_f(uf);
-  uf = it_set_links(u, &bc, 1.2);
+  it_set_links(u, &bc, 1.2);
   solvers_case("random clover", 0.1, 1e-11);
   failure_case(0.1);
-  free_gfield_f(uf);
   free_gfield(u);
   stored_case(np);
   return it_finish("test_solvers");

@@ -1,0 +1,175 @@
+/* dirac_state.c -- the derived state of the Dirac operators and the rule that keeps it
+ * current: every state records the version of the gauge field it was built from (fields.h)
+ * and is looked up by it, so a change of the links (heatbath, file read, HMC update, a
+ * program's own loop after host_write_suNg_field) is seen on the next application with no
+ * call in between. A few states are cached (links per gauge-field version and boundary
+ * conditions, clover terms per links state, csw and m0), so that several operators on the
+ * same links share them; the least recently used entry is rebuilt when another is needed.
+ * With --enable-debug-checks a checksum of the links recorded at build time is compared at
+ * every use, which catches links changed without a new version. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "communications.h"
+#include "dirac_internal.h"
+#include "geometry.h"
+#include "hr_error.h"
+#include "logger.h"
+#include "suN.h"
+
+/* Entries of each cache: links states, clover states. */
+#define DIRAC_LINKS_CACHE 4
+#define DIRAC_CLOVER_CACHE 6
+
+static dirac_links_state links_cache[DIRAC_LINKS_CACHE];
+static dirac_clover_state clover_cache[DIRAC_CLOVER_CACHE];
+static unsigned long use_clock = 0;
+static long builds = 0;
+
+long dirac_state_builds(void) { return builds; }
+
+/* ------------------------------------------------------------------ links */
+
+static int bc_equal(const dirac_bc *a, const dirac_bc *b) {
+  for (int mu = 0; mu < 4; mu++)
+    if (a->kind[mu] != b->kind[mu] || a->theta[mu] != b->theta[mu]) return 0;
+  return 1;
+}
+
+/* FNV-1a hash of the master links of u (host copy, brought up to date). */
+static unsigned long links_checksum(const suNg_field *u) {
+  sync_host_suNg_field(u);
+  uint64_t h = 1469598103934665603ULL;
+  _MASTER_FOR(u->type, ix) {
+    const unsigned char *p = (const unsigned char *)_4FIELD_AT(u, ix, 0);
+    for (size_t k = 0; k < 4 * sizeof(suNg); k++) h = (h ^ p[k]) * 1099511628211ULL;
+  }
+  return (unsigned long)h;
+}
+
+static void links_state_free(dirac_links_state *s) {
+  free_suNf_field(s->uf);
+  free_suNf_field_flt(s->uf_flt);
+  free(s->pack);
+  free(s->pack_flt);
+  memset(s, 0, sizeof *s);
+}
+
+/* Represent, pack and round the links of D into s. */
+static void links_state_build(dirac_links_state *s, const dirac_op *D) {
+  if (s->uf != NULL && s->generation != geometry_generation()) links_state_free(s);
+  if (s->uf == NULL) {
+    s->uf = alloc_suNf_field(1, &glattice);
+    const size_t np = 8 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
+    s->pack = aligned_alloc(64, (np * sizeof(suNf) + 63) / 64 * 64);
+    s->pack_flt = aligned_alloc(64, (np * sizeof(suNf_flt) + 63) / 64 * 64);
+    if (s->pack == NULL || s->pack_flt == NULL) hr_error("out of memory for the packed links");
+#if HR_GPU_ENABLED
+    s->uf_flt = alloc_suNf_field_flt(1, &glattice);
+#endif
+  }
+  s->u = D->u;
+  s->version = D->u->version;
+  s->generation = geometry_generation();
+  s->bc = D->bc;
+  represent_gauge_field(s->uf, D->u, &D->bc);
+  const suNf_field *uf = s->uf;
+  const int sh = glattice.master_shift;
+  suNf *pack = s->pack;
+  suNf_flt *pack_flt = s->pack_flt;
+  _OMP_MASTER_FOR(&glattice, ix) {
+    for (int mu = 0; mu < 4; mu++) {
+      pack[8 * (ix - sh) + mu] = *_4FIELD_AT(uf, ix, mu);
+      pack[8 * (ix - sh) + 4 + mu] = *_4FIELD_AT(uf, idn(ix, mu), mu);
+    }
+    for (int k = 0; k < 8; k++) suNf_to_flt(pack + 8 * (ix - sh) + k, pack_flt + 8 * (ix - sh) + k);
+  }
+#if HR_GPU_ENABLED
+  const suNf *src = sync_host_suNf_field(uf);
+  suNf_flt *dst = host_write_suNf_field_flt(s->uf_flt);
+  const int n = 4 * geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
+  for (int k = 0; k < n; k++) suNf_to_flt(src + k, dst + k);
+#endif
+  if (HR_DEBUG_CHECKS) s->checksum = links_checksum(D->u);
+  builds++;
+  lprintf("DIRAC", 50, "derived links rebuilt for gauge field version %lu\n", s->version);
+}
+
+/* Stop when the links of an up-to-date state changed without a new version. */
+static void links_state_verify(const dirac_links_state *s) {
+  if (!HR_DEBUG_CHECKS) return;
+  if (links_checksum(s->u) != s->checksum)
+    hr_error("the links of a gauge field were changed without a new version, so the Dirac "
+             "operators would use stale derived links: call host_write_suNg_field(u) (or "
+             "gpu_write_suNg_field) before writing the links through their pointer");
+}
+
+const dirac_links_state *dirac_links_state_of(const dirac_op *D) {
+  hr_assert(D != NULL && D->u != NULL, "Dirac operator without gauge field (dirac_op_make)");
+  hr_assert(D->u->type == &glattice, "the gauge field of a Dirac operator must live on glattice");
+  const int gen = geometry_generation();
+  dirac_links_state *hit = NULL, *same = NULL, *victim = NULL;
+  for (int i = 0; i < DIRAC_LINKS_CACHE; i++) {
+    dirac_links_state *s = &links_cache[i];
+    if (s->u == D->u && bc_equal(&s->bc, &D->bc)) {
+      if (s->version == D->u->version && s->generation == gen) {
+        hit = s;
+        break;
+      }
+      same = s; /* an older version of the same links: rebuilt in place */
+    }
+    if (victim == NULL || (victim->u != NULL && (s->u == NULL || s->last_use < victim->last_use)))
+      victim = s; /* an unused entry, else the least recently used */
+  }
+  if (hit != NULL)
+    links_state_verify(hit);
+  else {
+    hit = same != NULL ? same : victim;
+    links_state_build(hit, D);
+  }
+  hit->last_use = ++use_clock;
+  return hit;
+}
+
+const suNf_field *dirac_links(const dirac_op *D) { return dirac_links_state_of(D)->uf; }
+
+/* ------------------------------------------------------------------ clover */
+
+const dirac_clover_state *dirac_clover_state_of(const dirac_op *D) {
+  if (D->csw == 0.) return NULL;
+  const dirac_links_state *ls = dirac_links_state_of(D);
+  dirac_clover_state *hit = NULL, *same = NULL, *victim = NULL;
+  for (int i = 0; i < DIRAC_CLOVER_CACHE; i++) {
+    dirac_clover_state *c = &clover_cache[i];
+    if (c->links == ls && c->csw == D->csw && c->m0 == D->m0) {
+      if (c->links_version == ls->version && c->u == ls->u && c->generation == ls->generation) {
+        hit = c;
+        break;
+      }
+      same = c;
+    }
+    if (victim == NULL ||
+        (victim->links != NULL && (c->links == NULL || c->last_use < victim->last_use)))
+      victim = c;
+  }
+  if (hit == NULL) {
+    hit = same != NULL ? same : victim;
+    hit->links = ls;
+    hit->links_version = ls->version;
+    hit->u = ls->u;
+    hit->csw = D->csw;
+    hit->m0 = D->m0;
+    clover_state_build(hit);
+    builds++;
+  }
+  hit->last_use = ++use_clock;
+  return hit;
+}
+
+/* ------------------------------------------------------------------ release */
+
+void dirac_state_release(void) {
+  for (int i = 0; i < DIRAC_CLOVER_CACHE; i++) clover_state_free(&clover_cache[i]);
+  for (int i = 0; i < DIRAC_LINKS_CACHE; i++) links_state_free(&links_cache[i]);
+}
