@@ -69,18 +69,17 @@ int main(int argc, char **argv) {
   int n_exchanges = 100;
   char force[INPUT_STRING_MAX] = "";
   input_key keys[] = {
-      {"n_exchanges", INPUT_INT, &n_exchanges, "100", NULL, "timed exchanges per field"},
+      {"n_exchanges", INPUT_INT, &n_exchanges, "100", ">=1", "timed exchanges per field"},
       {"force_halo", INPUT_STRING, force, "none", NULL,
        "directions (letters of txyz) with a halo even when NP = 1, or none"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   input_finish(in);
-  if (n_exchanges < 1) hr_fatal(HR_EXIT_INPUT, "n_exchanges = %d: must be >= 1", n_exchanges);
   if (strcmp(force, "none") != 0)
     for (const char *c = force; *c; c++) {
       const char *dirs = "txyz", *d = strchr(dirs, *c);
       if (d == NULL)
-        hr_fatal(HR_EXIT_INPUT, "force_halo = %s: '%c' is not one of t, x, y, z (or use none)", force, *c);
+        input_fail(in, NULL, "force_halo", "'%c' is not one of t, x, y, z (or use none)", *c);
       p.force_halo[d - dirs] = 1;
     }
   geometry_init(&p);

@@ -63,7 +63,7 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
   spinor_field_flt *inf = alloc_spinor_field_flt(1, op->in_g);
   spinor_field_flt *outf = alloc_spinor_field_flt(1, op->out_g);
   fill_spinor(in, 1);
-  spinor_field_to_flt(inf, in);
+  to_flt_spinor_field(inf, in);
   for (int w = 0; w < 2; w++) {
     if (single) op->flt(outf, D, inf);
     else op->dbl(out, D, in);
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   input_key keys[] = {
       {"m0", INPUT_DOUBLE, &m0, "0.1", NULL, "bare mass"},
       {"csw", INPUT_DOUBLE, &csw, "1.0", NULL, "clover coefficient of the clover operator"},
-      {"min_time", INPUT_DOUBLE, &min_time, "1.0", NULL, "seconds each operator is timed at least"},
+      {"min_time", INPUT_DOUBLE, &min_time, "1.0", ">0", "seconds each operator is timed at least"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   dirac_bc bc;

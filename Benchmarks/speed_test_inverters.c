@@ -57,7 +57,7 @@ static double operator_gflops(const dirac_op *D, int single, double min_time) {
   spinor_field *a = alloc_spinor_field_f(2, &glat_even);
   spinor_field_flt *af = alloc_spinor_field_f_flt(2, &glat_even);
   gaussian_spinor_field(a);
-  spinor_field_to_flt(af, a);
+  to_flt_spinor_field(af, a);
   double best = 0;
   for (int batch = 0; batch < 3; batch++) {
     int n = 0;
@@ -141,13 +141,13 @@ int main(int argc, char **argv) {
   const input_key keys[] = {
       {"bench:m0", INPUT_DOUBLE, &bp.m0, NULL, NULL, "bare mass on the random gauge field"},
       {"bench:csw", INPUT_DOUBLE, &bp.csw, "0", NULL, "clover coefficient (random field)"},
-      {"bench:precision", INPUT_DOUBLE, &bp.tol, "1e-10", NULL, "relative residual"},
-      {"bench:delta", INPUT_DOUBLE, &bp.delta, "0.1", NULL,
+      {"bench:precision", INPUT_DOUBLE, &bp.tol, "1e-10", ">0 <1", "relative residual"},
+      {"bench:delta", INPUT_DOUBLE, &bp.delta, "0.1", ">0 <1",
        "mixed precision: reliable update when the residual dropped by this factor"},
-      {"bench:min_time", INPUT_DOUBLE, &bp.min_time, "1", NULL, "seconds of operator timing"},
+      {"bench:min_time", INPUT_DOUBLE, &bp.min_time, "1", ">0", "seconds of operator timing"},
       {"bench:conf", INPUT_STRING, bp.conf, "default", NULL,
        "stored 8^4 configuration ('default': the periodic one of "
-       "<srcdir>/../shared/data/stored_confs, 'none': skip)"},
+       "<srcdir>/TestProgram/data, 'none': skip)"},
       {"bench:conf_kappa", INPUT_DOUBLE, &bp.conf_kappa, "0.13", NULL, "kappa on the stored conf"},
       {"bench:conf_csw", INPUT_DOUBLE, &bp.conf_csw, "1.234", NULL, "csw on the stored conf"},
       INPUT_KEYS_END};
@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
   if (strcmp(bp.conf, "none") != 0) {
     char path[2 * INPUT_STRING_MAX];
     if (strcmp(bp.conf, "default") == 0)
-      snprintf(path, sizeof path, "%s/../shared/data/stored_confs/"
+      snprintf(path, sizeof path, "%s/TestProgram/data/"
                "HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", HR_ABS_SRCDIR);
     else
       snprintf(path, sizeof path, "%s", bp.conf);

@@ -1,6 +1,8 @@
-/* converter.c -- gauge configuration files between HiRep's and openQCD's formats:
+/* converter.c -- gauge configuration files between the formats LibHR knows:
  *   converter --info FILE                         format, lattice, gauge group, plaquette
- *   converter --from hirep --to openqcd IN OUT    (and --from openqcd --to hirep)
+ *   converter --from hirep|openqcd|ildg|nersc --to hirep|openqcd|ildg
+ *             [--precision 64|32] [--lfn NAME] IN OUT
+ * (--precision and --lfn: ILDG output, 64-bit by default, ildg-data-lfn record if --lfn).
  * The lattice is taken from the header of the file; the converter runs on one process. The
  * input is checked as every LibHR read is (size, group, plaquette against the header); the
  * output is written atomically. Exit codes: hr_error.h (2 usage, 3 file problems). */
@@ -18,7 +20,8 @@
 
 static const char usage[] =
     "usage: converter --info FILE\n"
-    "       converter --from hirep|openqcd --to hirep|openqcd IN OUT\n";
+    "       converter --from hirep|openqcd|ildg|nersc --to hirep|openqcd|ildg\n"
+    "                 [--precision 64|32] [--lfn NAME] IN OUT\n";
 
 
 /* Geometry of one process for the lattice of the header. */
@@ -56,8 +59,13 @@ static void info_command(const char *path) {
   printf("lattice = %dx%dx%dx%d (T x X x Y x Z)\n", info.size[0], info.size[1], info.size[2],
          info.size[3]);
   printf("gauge group = SU(%d)\n", info.ng);
-  printf("header plaquette = %.16g%s\n", info.plaquette,
-         info.format == HR_ARCHIVE_OPENQCD ? " (openQCD: sum Re tr P / 6V, no 1/N)" : "");
+  if (info.has_plaquette)
+    printf("header plaquette = %.16g%s\n", info.plaquette,
+           info.format == HR_ARCHIVE_OPENQCD ? " (openQCD: sum Re tr P / 6V, no 1/N)" : "");
+  else
+    printf("header plaquette = none (the %s format has none)\n", archive_format_name(info.format));
+  if (info.format == HR_ARCHIVE_ILDG || info.format == HR_ARCHIVE_NERSC)
+    printf("precision = %d bits\n", info.precision);
   if (info.ng != NG) {
     printf("plaquette = unavailable (this converter is built for SU(%d))\n", NG);
     finish(HR_EXIT_OK);
@@ -73,8 +81,8 @@ static void info_command(const char *path) {
   finish(HR_EXIT_OK);
 }
 
-static void convert_command(hr_archive_format from, hr_archive_format to, const char *in,
-                            const char *out) {
+static void convert_command(hr_archive_format from, hr_archive_format to, int precision,
+                            const char *lfn, const char *in, const char *out) {
   hr_archive_info info;
   probe_or_die(in, &info);
   if (info.format != from)
@@ -86,7 +94,13 @@ static void convert_command(hr_archive_format from, hr_archive_format to, const 
   geometry_from_header(&info);
   suNg_field *u = alloc_gfield(&glattice);
   archive_read(in, from, HR_ARCHIVE_BC_AUTO, u);
-  archive_write(out, to, HR_ARCHIVE_BC_AUTO, u);
+  if (to == HR_ARCHIVE_ILDG) {
+    char err[1024] = "";
+    if (archive_write_ildg_checked(out, u, precision, lfn, err, sizeof err) != 0)
+      hr_fatal(HR_EXIT_IO, "%s", err);
+  } else {
+    archive_write(out, to, HR_ARCHIVE_BC_AUTO, u);
+  }
   printf("converted %s (%s) -> %s (%s), plaquette = %.16g\n", in, archive_format_name(from), out,
          archive_format_name(to), avr_plaquette(u));
   free_gfield(u);
@@ -106,13 +120,36 @@ int main(int argc, char **argv) {
     finish(HR_EXIT_OK);
   }
   if (argc == 3 && strcmp(argv[1], "--info") == 0) info_command(argv[2]);
-  if (argc == 7 && strcmp(argv[1], "--from") == 0 && strcmp(argv[3], "--to") == 0) {
+  if (argc >= 7 && strcmp(argv[1], "--from") == 0 && strcmp(argv[3], "--to") == 0) {
     const hr_archive_format from = archive_format_from_name(argv[2]);
     const hr_archive_format to = archive_format_from_name(argv[4]);
-    if (from == HR_ARCHIVE_UNKNOWN || to == HR_ARCHIVE_UNKNOWN)
-      hr_fatal(HR_EXIT_INPUT, "converter: unknown format '%s' (use hirep or openqcd)\n%s",
-               from == HR_ARCHIVE_UNKNOWN ? argv[2] : argv[4], usage);
-    convert_command(from, to, argv[5], argv[6]);
+    if (from == HR_ARCHIVE_UNKNOWN)
+      hr_fatal(HR_EXIT_INPUT,
+               "converter: unknown input format '%s' (use hirep, openqcd, ildg or nersc)\n%s",
+               argv[2], usage);
+    if (to == HR_ARCHIVE_UNKNOWN || to == HR_ARCHIVE_NERSC)
+      hr_fatal(HR_EXIT_INPUT,
+               "converter: cannot write format '%s' (use hirep, openqcd or ildg)\n%s", argv[4],
+               usage);
+    int precision = 64;
+    const char *lfn = NULL;
+    int i = 5;
+    for (; i + 2 < argc; i += 2) {
+      if (strcmp(argv[i], "--precision") == 0) {
+        precision = atoi(argv[i + 1]);
+        if (precision != 32 && precision != 64)
+          hr_fatal(HR_EXIT_INPUT, "converter: --precision must be 64 or 32\n%s", usage);
+      } else if (strcmp(argv[i], "--lfn") == 0) {
+        lfn = argv[i + 1];
+      } else {
+        break;
+      }
+    }
+    if (i + 2 != argc) hr_fatal(HR_EXIT_INPUT, "converter: bad arguments\n%s", usage);
+    if (to != HR_ARCHIVE_ILDG && (precision != 64 || lfn != NULL))
+      hr_fatal(HR_EXIT_INPUT, "converter: --precision and --lfn apply to ILDG output only\n%s",
+               usage);
+    convert_command(from, to, precision, lfn, argv[i], argv[i + 1]);
   }
   hr_fatal(HR_EXIT_INPUT, "converter: bad arguments\n%s", usage);
 }

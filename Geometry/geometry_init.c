@@ -43,6 +43,9 @@ void geometry_params_default(geometry_params *p) {
   }
 }
 
+static int check_input_params(const struct input_file *in, const geometry_params *p,
+                              int nranks, char *errbuf, size_t errlen);
+
 int geometry_read_input_keys(struct input_file *in, geometry_params *p, char *errbuf,
                              size_t errlen) {
   geometry_params_default(p);
@@ -60,12 +63,21 @@ int geometry_read_input_keys(struct input_file *in, geometry_params *p, char *er
       {"PB_Y", INPUT_INT, &p->pb[2], "2", NULL, "path-blocking size in y (bulk site order)"},
       {"PB_Z", INPUT_INT, &p->pb[3], "2", NULL, "path-blocking size in z (bulk site order)"},
       INPUT_KEYS_END};
-  return input_read_keys(in, NULL, keys, errbuf, errlen);
+  if (input_read_keys(in, NULL, keys, errbuf, errlen) != 0) return -1;
+  return check_input_params(in, p, -1, errbuf, errlen);
 }
 
 void geometry_read_input(struct input_file *in, geometry_params *p) {
-  char err[1024];
+  char err[2048];
   if (geometry_read_input_keys(in, p, err, sizeof err) != 0) hr_fatal(HR_EXIT_INPUT, "%s", err);
+  int nranks = 1;
+#if HR_WITH_MPI
+  int mpi_running = 0;
+  MPI_Initialized(&mpi_running);
+  if (!mpi_running) return; /* the rank count is checked again by geometry_init */
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+#endif
+  if (check_input_params(in, p, nranks, err, sizeof err) != 0) hr_fatal(HR_EXIT_INPUT, "%s", err);
 }
 
 /* Write a message into buf and return it. */
@@ -88,29 +100,34 @@ static void valid_np_list(int glb, char *out, size_t len) {
   if (out[0] == '\0') snprintf(out, len, "none");
 }
 
-const char *geometry_check_params(const geometry_params *p, int nranks, char *buf,
-                                  size_t len) {
+/* Input keys of the geometry, by direction. */
+static const char *const glb_key[4] = {"GLB_T", "GLB_X", "GLB_Y", "GLB_Z"};
+static const char *const np_key[4] = {"NP_T", "NP_X", "NP_Y", "NP_Z"};
+static const char *const pb_key[4] = {"PB_T", "PB_X", "PB_Y", "PB_Z"};
+
+/* geometry_check_params, also naming in *key the input key at fault (for the process grid
+ * against the rank count: NULL). nranks < 0: the rank count is not checked. */
+static const char *check_params(const geometry_params *p, int nranks, char *buf, size_t len,
+                                const char **key) {
   char valid[256];
   for (int mu = 0; mu < 4; mu++) {
     char c = dir_name[mu];
+    *key = glb_key[mu];
     if (p->glb[mu] < 2 || p->glb[mu] % 2 != 0)
       return fail(buf, len,
                   "GLB_%c = %d: the global lattice extent must be an even number >= 2 "
                   "(even-odd ordering); set GLB_%c to e.g. %d",
                   c, p->glb[mu], c, p->glb[mu] < 2 ? 4 : p->glb[mu] + 1);
+    *key = np_key[mu];
     if (p->np[mu] < 1)
       return fail(buf, len,
                   "NP_%c = %d: the number of processes along %c must be >= 1; "
                   "set NP_%c = 1 to leave this direction unsplit",
                   c, p->np[mu], c + 'a' - 'A', c);
-    if (!HR_WITH_MPI && p->np[mu] > 1)
-      return fail(buf, len,
-                  "NP_%c = %d: this build of LibHR has no MPI, so the process grid must be "
-                  "1x1x1x1; set NP_%c = 1, or configure LibHR with --enable-mpi",
-                  c, p->np[mu], c);
   }
   for (int mu = 0; mu < 4; mu++) {
     char c = dir_name[mu];
+    *key = np_key[mu];
     valid_np_list(p->glb[mu], valid, sizeof valid);
     if (p->glb[mu] % p->np[mu] != 0)
       return fail(buf, len,
@@ -123,6 +140,12 @@ const char *geometry_check_params(const geometry_params *p, int nranks, char *bu
                   "local extent GLB_%c/NP_%c = %d/%d = %d is odd: even-odd ordering needs even "
                   "local extents; choose NP_%c from %s, or change GLB_%c",
                   c, c, p->glb[mu], p->np[mu], loc, c, valid, c);
+    if (!HR_WITH_MPI && p->np[mu] > 1)
+      return fail(buf, len,
+                  "NP_%c = %d: this build of LibHR has no MPI, so the process grid must be "
+                  "1x1x1x1; set NP_%c = 1, or configure LibHR with --enable-mpi",
+                  c, p->np[mu], c);
+    *key = pb_key[mu];
     if (p->pb[mu] < 1 || p->pb[mu] > loc)
       return fail(buf, len,
                   "PB_%c = %d: the path-blocking size must be between 1 and the local extent "
@@ -130,7 +153,8 @@ const char *geometry_check_params(const geometry_params *p, int nranks, char *bu
                   c, p->pb[mu], loc, c);
   }
   int product = p->np[0] * p->np[1] * p->np[2] * p->np[3];
-  if (product != nranks)
+  *key = NULL;
+  if (nranks >= 0 && product != nranks)
     return fail(buf, len,
                 "process grid NP_T x NP_X x NP_Y x NP_Z = %dx%dx%dx%d needs %d MPI process%s, "
                 "but this run has %d: start it with mpirun -np %d, or change NP_T..NP_Z so "
@@ -138,6 +162,31 @@ const char *geometry_check_params(const geometry_params *p, int nranks, char *bu
                 p->np[0], p->np[1], p->np[2], p->np[3], product, product == 1 ? "" : "es",
                 nranks, product, nranks);
   return NULL;
+}
+
+const char *geometry_check_params(const geometry_params *p, int nranks, char *buf,
+                                  size_t len) {
+  const char *key;
+  return check_params(p, nranks, buf, len, &key);
+}
+
+/* check_params for parameters read from `in`: the message names the file and the line of
+ * the key at fault (for the rank count: the first NP_* key of the file). Returns 0 or -1. */
+static int check_input_params(const struct input_file *in, const geometry_params *p,
+                              int nranks, char *errbuf, size_t errlen) {
+  char msg[1024];
+  const char *key;
+  if (check_params(p, nranks, msg, sizeof msg, &key) == NULL) return 0;
+  if (key == NULL) {
+    key = np_key[0];
+    int first = 0;
+    for (int mu = 0; mu < 4; mu++) {
+      int line = input_key_line(in, NULL, np_key[mu]);
+      if (line > 0 && (first == 0 || line < first)) first = line, key = np_key[mu];
+    }
+  }
+  input_value_error(in, NULL, key, errbuf, errlen, "%s", msg);
+  return -1;
 }
 
 #if HR_WITH_MPI

@@ -1,5 +1,6 @@
-/* archive.h -- gauge configuration files: HiRep's format (big-endian, any N) and openQCD's
- * "exported" format (little-endian, SU(3) only), byte-compatible with both codes. Under MPI
+/* archive.h -- gauge configuration files: HiRep's format (big-endian, any N), openQCD's
+ * "exported" format (little-endian, SU(3) only), byte-compatible with both codes, ILDG
+ * (LIME container with SciDAC checksum, read and write) and NERSC (SU(3), read). Under MPI
  * every process reads and writes its own sites at explicit file offsets (no process holds
  * the whole lattice). Reading checks file size, lattice size and gauge group against the
  * running theory and compares the plaquette recomputed from the links with the header;
@@ -9,6 +10,7 @@
 #define ARCHIVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fields.h"
 
@@ -20,7 +22,10 @@ extern "C" {
 typedef enum {
   HR_ARCHIVE_UNKNOWN = 0,
   HR_ARCHIVE_HIREP = 1,  /* HiRep: int32 NG,T,X,Y,Z + float64 plaquette, big-endian */
-  HR_ARCHIVE_OPENQCD = 2 /* openQCD export: int32 N0..N3 + float64 plaq, little-endian */
+  HR_ARCHIVE_OPENQCD = 2, /* openQCD export: int32 N0..N3 + float64 plaq, little-endian */
+  HR_ARCHIVE_ILDG = 3,    /* ILDG: LIME records ildg-format, ildg-binary-data (big-endian
+                             IEEE double or single), scidac-checksum, ildg-data-lfn */
+  HR_ARCHIVE_NERSC = 4    /* NERSC: text header + big/little-endian 3x3 or 2-row SU(3) (read) */
 } hr_archive_format;
 
 /* Time boundary condition that decides which header plaquette a file carries. */
@@ -38,11 +43,13 @@ typedef struct {
   double plaquette; /* header value as stored (openQCD: sum Re tr P / 6V, without 1/N) */
   long long file_bytes;     /* size of the file */
   long long expected_bytes; /* size that the header implies */
+  int precision;            /* bits of a real number in the file (64, or 32 for ILDG/NERSC) */
+  int has_plaquette;        /* whether the header holds a plaquette (ILDG: no) */
 } hr_archive_info;
 
 /* Name of a format: "HiRep", "openQCD", "unknown". */
 const char *archive_format_name(hr_archive_format f);
-/* Parse a format name ("hirep", "openqcd", case-insensitive); HR_ARCHIVE_UNKNOWN if none. */
+/* Parse a format name ("hirep", "openqcd", "ildg", "nersc", case-insensitive); HR_ARCHIVE_UNKNOWN if none. */
 hr_archive_format archive_format_from_name(const char *name);
 
 /* Recognise the format of `path` from its header and size and fill *info. Returns 0, or -1
@@ -65,6 +72,16 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
 void archive_read(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u);
 /* archive_write_checked that stops the program on error (exit code HR_EXIT_IO). */
 void archive_write(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u);
+
+/* Write u as an ILDG file: precision_bits 64 or 32 (big-endian IEEE), lfn the logical file
+ * name of the ildg-data-lfn record (NULL or "": no such record). archive_write_checked with
+ * HR_ARCHIVE_ILDG writes double precision without lfn. Returns 0 or -1 with err. Collective. */
+int archive_write_ildg_checked(const char *path, suNg_field *u, int precision_bits,
+                               const char *lfn, char *err, size_t errlen);
+
+/* CRC-32 (IEEE 802.3 / zlib: reflected polynomial 0xEDB88320) of n bytes, continuing from
+ * crc (start with 0). */
+uint32_t hr_crc32(uint32_t crc, const void *data, size_t n);
 
 /* HiRep-style names: read / write a HiRep-format file (periodic time b.c.), fatal on error. */
 void read_gauge_field(const char *path, suNg_field *u);

@@ -30,6 +30,10 @@ void clover_field_strength(suNf *F, const suNf_field *uf, int ix, int mu, int nu
 void clover_block(hr_complex *blk, const dirac_op *D, int ix, int chirality);
 /* inv = the inverse of that block. */
 void clover_block_inverse(hr_complex *inv, const dirac_op *D, int ix, int chirality);
+/* The field of the inverse blocks of D's clover term (glattice, one suNf_clover per site:
+ * c[chirality] as clover_block_inverse), built if stale; NULL when csw = 0. For the HMC force
+ * (Update/fermion_force.c), which reads it on the host or the device copy. */
+const clover_field *clover_inverse_field(const dirac_op *D);
 /* Sum over the master sites of `parity` (HR_PARITY_EVEN, _ODD, _BOTH), all processes, of
  * log det (4 + m0 + C(x)) (both blocks): the HMC's clover determinant term. Summed with the
  * reduction policy of reduction.h (bitwise the same for any thread count, process grid and

@@ -37,11 +37,14 @@ typedef struct geometry_params {
 
 /* Defaults: glb = 0 (unset), np = 1, pb = 2, force_halo = 0. */
 void geometry_params_default(geometry_params *p);
-/* Fill `p` from the GLB_*, NP_* and PB_* keys of the top level of `in`. Returns 0, or -1
- * with "file:line: key: ..." in errbuf (missing or malformed key). */
+/* Fill `p` from the GLB_*, NP_* and PB_* keys of the top level of `in` and check them as
+ * geometry_check_params does, except for the rank count. Returns 0, or -1 with
+ * "file:line: key: ..." in errbuf (missing, malformed or impossible value). */
 int geometry_read_input_keys(struct input_file *in, geometry_params *p, char *errbuf,
                              size_t errlen);
-/* As geometry_read_input_keys, stopping the program on error (exit code HR_EXIT_INPUT). */
+/* As geometry_read_input_keys, also checking NP_T*NP_X*NP_Y*NP_Z against the number of MPI
+ * ranks (when MPI runs; message at the line of the first NP_* key); stops the program on
+ * error (exit code HR_EXIT_INPUT). */
 void geometry_read_input(struct input_file *in, geometry_params *p);
 /* Check `p` for a run on `nranks` processes: GLB divisible by NP, local extents even and
  * >= 2, product of NP == nranks, NP > 1 only in MPI builds, 1 <= PB <= local extent.

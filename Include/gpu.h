@@ -41,6 +41,7 @@
 #define GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "field_kinds.h"
 #include "geometry.h"
@@ -101,6 +102,10 @@ HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
 #ifdef __CUDACC__
 /* Define a kernel (static to the file). */
 #define HR_KERNEL(name, ...) static __global__ void name(__VA_ARGS__)
+/* A kernel launchable with every block size the tuner tries (up to 1024 threads: the compiler
+ * keeps it within 64 registers per thread, spilling if it needs more). */
+#define HR_KERNEL_ANY_BLOCK(name, ...)                                                         \
+  static __global__ void __launch_bounds__(1024) name(__VA_ARGS__)
 /* Run kernel_ on nblocks_ blocks of nthreads_ threads (asynchronous on a real GPU). */
 #define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
   do {                                                                                         \
@@ -120,6 +125,7 @@ typedef struct {
   int dim;   /* threads per block */
 } hr_block_ctx;
 #define HR_KERNEL(name, ...) static void name(hr_block_ctx hr_ctx_, __VA_ARGS__)
+#define HR_KERNEL_ANY_BLOCK(name, ...) HR_KERNEL(name, __VA_ARGS__)
 #define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
   do {                                                                                         \
     const int hr_nb_ = (nblocks_), hr_bd_ = (nthreads_);                                       \
@@ -192,6 +198,11 @@ int hr_tune_candidates(hr_tune_class cls, const int **sizes);
 int hr_tune_lookup(const char *kernel, int n);
 /* Forget everything the tuner learnt. */
 void hr_tune_reset(void);
+/* Use block size `block` for every launch instead of tuning (0: tune again); reduction-class
+ * kernels round it up to a multiple of HR_REDUCE_CHUNK. The environment variable
+ * HR_GPU_BLOCK=<size> does the same from the start of a run (tests of block-size
+ * independence). */
+void hr_tune_force_block(int block);
 /* Print the decided block sizes (kernel, n, block size, best time) to the log. */
 void hr_tune_report(void);
 
@@ -220,6 +231,10 @@ hr_gpu_sites hr_gpu_sites_of(const geometry_descriptor *g);
 const int *hr_gpu_iup(void);
 const int *hr_gpu_idn(void);
 const int *hr_gpu_ipt(void);
+/* Device copy of the global lexicographic index ((t GLB_X + x) GLB_Y + y) GLB_Z + z of every
+ * stored element e = ix - glattice.master_shift of glattice (halo and copy elements: that of
+ * the site they stand for): the key of the random streams of random_fields.h. */
+const uint64_t *hr_gpu_global_index(void);
 /* Free the tables (rebuilt on the next use; nothing to do in CPU builds). */
 void hr_gpu_sites_release(void);
 

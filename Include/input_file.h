@@ -1,7 +1,9 @@
 /* input_file.h -- the one reader of LibHR input files: "key = value" lines, // comments,
  * named blocks "name { ... }". Programs describe the keys they accept in tables; a missing
  * required key, an unknown key (nearest valid spelling suggested), a malformed value or a
- * repeated key stops the program with "file:line: key: what is wrong" before any work. */
+ * repeated key stops the program with "file:line: key: what is wrong" before any work. Values
+ * out of a key's range, and impossible combinations that a program checks itself
+ * (input_fail), are reported the same way, at the line of the key. */
 #ifndef INPUT_FILE_H
 #define INPUT_FILE_H
 
@@ -25,7 +27,9 @@ typedef struct {
   input_type type;
   void *target;               /* where the value is stored */
   const char *default_value;  /* text used when the key is absent; NULL means required */
-  const char *choices;        /* INPUT_CHOICE only: "periodic|antiperiodic|open" */
+  const char *choices;        /* INPUT_CHOICE: "periodic|antiperiodic|open". INPUT_INT, INPUT_LONG,
+                                 INPUT_DOUBLE: NULL (any value) or a range, conditions
+                                 separated by spaces: ">0", ">=1 <=100", ">0 <1" */
   const char *help;           /* one line for the documentation and for error messages */
 } input_key;
 
@@ -44,8 +48,10 @@ input_file *input_open(const char *path);
 
 /* Fill the targets of `keys` from the top level (block == NULL) or from the first block
  * called `block` (absent block: defaults). Returns 0, or -1 with the message in errbuf
- * (missing/malformed value). A missing key is reported on the block's first line, or on
- * the last line of the file for the top level. Syntax: Doc/input_files.md. */
+ * (missing/malformed/out-of-range value). A missing key is reported on the block's first
+ * line, or on the last line of the file for the top level; but when a key of the same scope
+ * that nobody reads is a near spelling of it, that key is reported as unknown, at its line
+ * ("in:10: bata: unknown key (did you mean 'beta'?)"). Syntax: Doc/input_files.md. */
 int input_read_keys(input_file *in, const char *block, const input_key *keys,
                     char *errbuf, size_t errlen);
 /* As input_read_keys for the index-th block called `block` (0-based). */
@@ -74,6 +80,21 @@ void input_declare_key(input_file *in, const char *block, const char *key);
 int input_check_unused(const input_file *in, char *errbuf, size_t errlen);
 /* input_check_unused that stops the program on error. Call it before any work starts. */
 void input_finish(input_file *in);
+
+/* Line of `key` in the top level (block == NULL) or in the first block `block`; 0 when the
+ * file does not set it (its default applies). */
+int input_key_line(const input_file *in, const char *block, const char *key);
+/* Write "file:line: key: message" for a value that was read but is impossible (checks a
+ * program makes itself, e.g. across keys). The line is that of `key`; for a key the file does
+ * not set, that of its block (or the last line of the file) and the message says that the
+ * default value is at fault. */
+void input_value_error(const input_file *in, const char *block, const char *key,
+                       char *errbuf, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* input_value_error that stops the program (exit code HR_EXIT_INPUT). Call it before any
+ * work starts. */
+_Noreturn void input_fail(const input_file *in, const char *block, const char *key,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Name of the file the input came from. */
 const char *input_filename(const input_file *in);

@@ -16,6 +16,7 @@
 #include "representation.h"
 #include "geometry.h"
 #include "communications.h"
+#include "reduction.h"
 #include "backend.h"
 #include "field_kinds.h"
 #include "fields.h"
@@ -30,7 +31,14 @@
 #include "inverters.h"
 #include "propagator.h"
 #include "observables.h"
+#include "wilson_flow.h"
+#include "smearing.h"
 #include "archive.h"
 #include "heatbath.h"
+#include "run_state.h"
+#include "md.h"
+#include "gauge_action.h"
+#include "hmc.h"
+#include "fermion_monomials.h"
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "dirac.h"
 #include "inverters.h"
+#include "smearing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,41 @@ hr_solver_status dirac_solve_eo(spinor_field *x, const dirac_op *D, const spinor
  * res: 4 NF results or NULL. Returns the worst status of the solves. */
 hr_solver_status propagator_point(spinor_field *prop, const dirac_op *D, const int gx[4],
                                   int mixed, const hr_solver_params *p, hr_solver_result *res);
+
+/* ---- Gaussian (Wuppertal) quark smearing: psi <- [(1 + kappa H) / (1 + 6 kappa)]^steps psi,
+ * H psi(x) = sum_{k=1..3} [U_k(x) psi(x+k) + U_k(x-k)^+ psi(x-k)] with the represented links
+ * (times the Dirac operator's boundary phases) of the gauge field, optionally APE / stout /
+ * HYP smeared first (smearing.h). Normalised: for unit links without phases a constant field
+ * is unchanged. Doc/solvers_and_spectrum.md, "Quark smearing". */
+/* What a quark smearing does. */
+typedef struct {
+  double kappa;       /* kappa_s >= 0 */
+  int steps;          /* number of applications n >= 0 */
+  smear_params links; /* link smearing before use (kind SMEAR_NONE: the links as they are) */
+} quark_smearing_params;
+/* A quark smearing ready to apply: its represented links and parameters. */
+typedef struct {
+  suNf_field *links; /* (smeared) represented links times boundary phases, halo exchanged */
+  double kappa;
+  int steps;
+} quark_smearing;
+/* Build qs for the links u (fundamental, glattice; its halo is not used) with boundary
+ * conditions bc. Collective. */
+void quark_smearing_init(quark_smearing *qs, const suNg_field *u, const dirac_bc *bc,
+                         const quark_smearing_params *p);
+/* Free the links of qs. */
+void quark_smearing_free(quark_smearing *qs);
+/* out = H in (spatial hopping term of qs's links; glattice, out != in). Collective. */
+void quark_smearing_hop(spinor_field *out, const quark_smearing *qs, const spinor_field *in);
+/* psi <- [(1 + kappa H) / (1 + 6 kappa)]^steps psi (glattice). Collective. */
+void quark_smear(spinor_field *psi, const quark_smearing *qs);
+/* Smeared sink: quark_smear on each of the 4 NF columns of a propagator. Collective. */
+void propagator_smear_sink(spinor_field *prop, const quark_smearing *qs);
+/* As propagator_point with every point source smeared by quark_smear(., qs) before its solve
+ * (smeared source); qs == NULL gives propagator_point. */
+hr_solver_status propagator_smeared_point(spinor_field *prop, const dirac_op *D,
+                                          const int gx[4], const quark_smearing *qs, int mixed,
+                                          const hr_solver_params *p, hr_solver_result *res);
 
 /* Meson channels: name and the Dirac matrices Gamma averaged over. */
 typedef struct {

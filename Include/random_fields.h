@@ -6,8 +6,10 @@
  * and link mu of that site uses the stream 4 * (global index) + mu. The result is therefore
  * the same, bit for bit, on every process grid, every number of threads and every backend;
  * a field on glat_even / glat_odd equals the even / odd part of a glattice field of the same
- * draw. The host copy is written (it becomes the current copy; GPU operations bring it to
- * the device when they need it); halo sites are not exchanged. */
+ * draw. Spinors and momenta are drawn where hr_backend_current() says (backend.h): on the
+ * host copy, or by kernels on the device copy (GPU backend, the same bits); Haar-random gauge
+ * fields on the host. The written copy becomes the current one; halo sites are not exchanged.
+ * Each call gives the field a new version (fields.h). */
 #ifndef RANDOM_FIELDS_H
 #define RANDOM_FIELDS_H
 

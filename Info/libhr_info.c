@@ -64,12 +64,11 @@ int main(int argc, char **argv) {
   double tolerance = 1e-12;
   const input_key keys[] = {
       {"seed", INPUT_LONG, &seed, "1", NULL, "seed of the random SU(N) matrices"},
-      {"samples", INPUT_INT, &samples, "100", NULL, "number of random matrix pairs"},
-      {"tolerance", INPUT_DOUBLE, &tolerance, "1e-12", NULL, "largest accepted defect"},
+      {"samples", INPUT_INT, &samples, "100", ">=1", "number of random matrix pairs"},
+      {"tolerance", INPUT_DOUBLE, &tolerance, "1e-12", ">0", "largest accepted defect"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   input_finish(in);
-  if (samples < 1) hr_fatal(HR_EXIT_INPUT, "%s: samples: must be >= 1 (got %d)", input_filename(in), samples);
 
   lprintf("INFO", 0, "LibHR %s\n", LIBHR_VERSION);
   lprintf("INFO", 0, "gauge group      : SU(%d)\n", NG);

@@ -15,17 +15,17 @@ static hr_solver_status bicgstab_cycle(solver_run *run, const hr_linear_operator
   /* r = b - A x */
   A->apply(t, x, A->ctx);
   solver_count_apply(run, A, 0);
-  spinor_field_sub_f(r, b, t);
-  double rr = spinor_field_sqnorm_f(r);
+  sub_spinor_field(r, b, t);
+  double rr = sqnorm_spinor_field(r);
   solver_count(run, LA_FLOP_SCALE + LA_FLOP_SQNORM);
   if (!solver_finite(rr)) return HR_SOLVER_BREAKDOWN;
   if (rr <= tol2) return HR_SOLVER_CONVERGED;
-  spinor_field_copy_f(rhat, r);
-  spinor_field_zero_f(p);
-  spinor_field_zero_f(v);
+  copy_spinor_field(rhat, r);
+  zero_spinor_field(p);
+  zero_spinor_field(v);
   hr_complex rho = 1, alpha = 1, omega = 1;
   while (res->iterations < run->p->max_iter) {
-    const hr_complex rho_new = spinor_field_prod_f(rhat, r);
+    const hr_complex rho_new = prod_spinor_field(rhat, r);
     solver_count(run, LA_FLOP_CPROD);
     if (hr_cabs(rho_new) == 0 || !solver_finite(hr_creal(rho_new) + hr_cimag(rho_new))) {
       lprintf("INVERTER", 0, "%s: breakdown, <rhat, r> = 0 at iteration %d\n", run->name,
@@ -34,39 +34,39 @@ static hr_solver_status bicgstab_cycle(solver_run *run, const hr_linear_operator
     }
     const hr_complex beta = hr_cmul(rho_new / rho, alpha / omega);
     /* p = r + beta (p - omega v) */
-    spinor_field_mulc_add_assign_f(p, -omega, v);
-    spinor_field_mulc_f(p, beta, p);
-    spinor_field_add_assign_f(p, r);
+    mulc_add_assign_spinor_field(p, -omega, v);
+    mulc_spinor_field(p, beta, p);
+    add_assign_spinor_field(p, r);
     solver_count(run, 2 * LA_FLOP_CAXPY + LA_FLOP_SCALE);
     A->apply(v, p, A->ctx);
     solver_count_apply(run, A, 0);
-    const hr_complex rv = spinor_field_prod_f(rhat, v);
+    const hr_complex rv = prod_spinor_field(rhat, v);
     solver_count(run, LA_FLOP_CPROD);
     alpha = rho_new / rv;
     if (!solver_finite(hr_creal(alpha) + hr_cimag(alpha))) return HR_SOLVER_BREAKDOWN;
     /* s = r - alpha v (in r) */
-    spinor_field_mulc_add_assign_f(r, -alpha, v);
-    const double ss = spinor_field_sqnorm_f(r);
+    mulc_add_assign_spinor_field(r, -alpha, v);
+    const double ss = sqnorm_spinor_field(r);
     solver_count(run, LA_FLOP_CAXPY + LA_FLOP_SQNORM);
     res->iterations++;
     if (ss <= tol2) {
-      spinor_field_mulc_add_assign_f(x, alpha, p);
+      mulc_add_assign_spinor_field(x, alpha, p);
       solver_count(run, LA_FLOP_CAXPY);
       solver_log_iter(run, res->iterations, sqrt(ss / bb));
       return HR_SOLVER_CONVERGED;
     }
     A->apply(t, r, A->ctx);
     solver_count_apply(run, A, 0);
-    const double tt = spinor_field_sqnorm_f(t);
-    const hr_complex ts = spinor_field_prod_f(t, r);
+    const double tt = sqnorm_spinor_field(t);
+    const hr_complex ts = prod_spinor_field(t, r);
     solver_count(run, LA_FLOP_SQNORM + LA_FLOP_CPROD);
     if (!(tt > 0) || !solver_finite(tt)) return HR_SOLVER_BREAKDOWN;
     omega = ts / tt;
     /* x += alpha p + omega s; r = s - omega t */
-    spinor_field_mulc_add_assign_f(x, alpha, p);
-    spinor_field_mulc_add_assign_f(x, omega, r);
-    spinor_field_mulc_add_assign_f(r, -omega, t);
-    rr = spinor_field_sqnorm_f(r);
+    mulc_add_assign_spinor_field(x, alpha, p);
+    mulc_add_assign_spinor_field(x, omega, r);
+    mulc_add_assign_spinor_field(r, -omega, t);
+    rr = sqnorm_spinor_field(r);
     solver_count(run, 3 * LA_FLOP_CAXPY + LA_FLOP_SQNORM);
     if (!solver_finite(rr)) return HR_SOLVER_BREAKDOWN;
     solver_log_iter(run, res->iterations, sqrt(rr / bb));
@@ -89,7 +89,7 @@ hr_solver_status bicgstab_solve(const hr_linear_operator *A, const spinor_field 
   if (st == SOLVER_DONE) return HR_SOLVER_CONVERGED;
   if (st != 0) return (hr_solver_status)st;
   spinor_field *w = solver_alloc(5, b->type);
-  if (!p->initial_guess) spinor_field_zero_f(x);
+  if (!p->initial_guess) zero_spinor_field(x);
   const double bb = run.bnorm * run.bnorm;
   const double tol2 = p->tol * p->tol * bb;
   hr_solver_status s = HR_SOLVER_MAX_ITER;

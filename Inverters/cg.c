@@ -20,16 +20,16 @@ hr_solver_status solver_cg_core(solver_run *run, const hr_linear_operator *A,
   if (have_guess) {
     A->apply(q, x, A->ctx);
     solver_count_apply(run, A, 0);
-    spinor_field_sub_f(r, rhs, q);
+    sub_spinor_field(r, rhs, q);
     solver_count(run, LA_FLOP_SCALE);
   } else {
-    spinor_field_zero_f(x);
-    spinor_field_copy_f(r, rhs);
+    zero_spinor_field(x);
+    copy_spinor_field(r, rhs);
   }
-  double rr = spinor_field_sqnorm_f(r);
+  double rr = sqnorm_spinor_field(r);
   solver_count(run, LA_FLOP_SQNORM);
   *rr_true = rr;
-  const double rhs2 = spinor_field_sqnorm_f(rhs);
+  const double rhs2 = sqnorm_spinor_field(rhs);
   for (int restart = 0;; restart++) {
     if (!solver_finite(rr)) return HR_SOLVER_BREAKDOWN;
     if (rr <= tol2) return HR_SOLVER_CONVERGED;
@@ -37,11 +37,11 @@ hr_solver_status solver_cg_core(solver_run *run, const hr_linear_operator *A,
     if (restart > 0 && run->p->verbosity >= 1)
       lprintf("INVERTER", 10, "%s: restart %d at iteration %d, true residual %.3e\n", run->name,
               restart, res->iterations, sqrt(rr / rhs2));
-    spinor_field_copy_f(p, r);
+    copy_spinor_field(p, r);
     while (res->iterations < max_iter) {
       A->apply(q, p, A->ctx);
       solver_count_apply(run, A, 0);
-      const double pq = spinor_field_prod_re_f(p, q);
+      const double pq = prod_re_spinor_field(p, q);
       solver_count(run, LA_FLOP_SQNORM);
       if (!solver_finite(pq) || pq <= 0) {
         lprintf("INVERTER", 0, "%s: <p, A p> = %g at iteration %d: the operator is not "
@@ -49,7 +49,7 @@ hr_solver_status solver_cg_core(solver_run *run, const hr_linear_operator *A,
         return HR_SOLVER_BREAKDOWN;
       }
       const double alpha = rr / pq;
-      const double rr_new = spinor_field_cg_update_f(x, r, alpha, p, q);
+      const double rr_new = cg_update_spinor_field(x, r, alpha, p, q);
       solver_count(run, LA_FLOP_CG_UPDATE);
       res->iterations++;
       if (!solver_finite(rr_new)) return HR_SOLVER_BREAKDOWN;
@@ -58,15 +58,15 @@ hr_solver_status solver_cg_core(solver_run *run, const hr_linear_operator *A,
         rr = rr_new;
         break;
       }
-      spinor_field_cg_direction_f(p, rr_new / rr, r);
+      cg_direction_spinor_field(p, rr_new / rr, r);
       solver_count(run, LA_FLOP_AXPY);
       rr = rr_new;
     }
     /* true residual */
     A->apply(q, x, A->ctx);
     solver_count_apply(run, A, 0);
-    spinor_field_sub_f(r, rhs, q);
-    rr = spinor_field_sqnorm_f(r);
+    sub_spinor_field(r, rhs, q);
+    rr = sqnorm_spinor_field(r);
     solver_count(run, LA_FLOP_SCALE + LA_FLOP_SQNORM);
     *rr_true = rr;
     if (restart >= 50) return rr <= tol2 ? HR_SOLVER_CONVERGED : HR_SOLVER_MAX_ITER;
@@ -86,31 +86,31 @@ hr_solver_status solver_cg_mixed_core(solver_run *run, const hr_linear_operator 
   hr_solver_result *res = run->res;
   const int max_iter = run->p->max_iter;
   const double delta = run->p->delta > 0 && run->p->delta < 1 ? run->p->delta : 0.1;
-  const double rhs2 = spinor_field_sqnorm_f(rhs);
+  const double rhs2 = sqnorm_spinor_field(rhs);
   if (have_guess) {
     A->apply(t, x, A->ctx);
     solver_count_apply(run, A, 0);
-    spinor_field_sub_f(r, rhs, t);
+    sub_spinor_field(r, rhs, t);
     solver_count(run, LA_FLOP_SCALE);
   } else {
-    spinor_field_zero_f(x);
-    spinor_field_copy_f(r, rhs);
+    zero_spinor_field(x);
+    copy_spinor_field(r, rhs);
   }
-  double rr = spinor_field_sqnorm_f(r); /* |r|^2 of the residual the iteration uses */
+  double rr = sqnorm_spinor_field(r); /* |r|^2 of the residual the iteration uses */
   solver_count(run, LA_FLOP_SQNORM);
   *rr_true = rr;
   if (!solver_finite(rr)) return HR_SOLVER_BREAKDOWN;
   if (rr <= tol2) return HR_SOLVER_CONVERGED;
   double rr_last_update = rr; /* true |r|^2 at the last reliable update */
-  spinor_field_to_flt(rs, r);
-  spinor_field_copy_f_flt(ps, rs);
-  spinor_field_zero_f_flt(xs);
+  to_flt_spinor_field(rs, r);
+  copy_spinor_field_flt(ps, rs);
+  zero_spinor_field_flt(xs);
   int pending = 0; /* iterations accumulated in xs since the last update */
   hr_solver_status status = HR_SOLVER_MAX_ITER;
   while (res->iterations < max_iter) {
     A->apply_flt(qs, ps, A->ctx);
     solver_count_apply(run, A, 1);
-    const double pq = spinor_field_prod_re_f_flt(ps, qs);
+    const double pq = prod_re_spinor_field_flt(ps, qs);
     solver_count(run, LA_FLOP_SQNORM);
     if (!solver_finite(pq) || pq <= 0) {
       lprintf("INVERTER", 0, "%s: <p, A p> = %g at iteration %d (single precision): the "
@@ -120,7 +120,7 @@ hr_solver_status solver_cg_mixed_core(solver_run *run, const hr_linear_operator 
       break;
     }
     const double alpha = rr / pq;
-    const double rr_new = spinor_field_cg_update_f_flt(xs, rs, alpha, ps, qs);
+    const double rr_new = cg_update_spinor_field_flt(xs, rs, alpha, ps, qs);
     solver_count(run, LA_FLOP_CG_UPDATE);
     res->iterations++;
     pending = 1;
@@ -132,14 +132,14 @@ hr_solver_status solver_cg_mixed_core(solver_run *run, const hr_linear_operator 
     double beta;
     if (rr_new <= delta * delta * rr_last_update || rr_new <= tol2) {
       /* reliable update: x += xs, r = rhs - A x in double */
-      spinor_field_flt_to_dbl(t, xs);
-      spinor_field_add_assign_f(x, t);
-      spinor_field_zero_f_flt(xs);
+      to_dbl_spinor_field_flt(t, xs);
+      add_assign_spinor_field(x, t);
+      zero_spinor_field_flt(xs);
       pending = 0;
       A->apply(t, x, A->ctx);
       solver_count_apply(run, A, 0);
-      spinor_field_sub_f(r, rhs, t);
-      const double rr_r = spinor_field_sqnorm_f(r);
+      sub_spinor_field(r, rhs, t);
+      const double rr_r = sqnorm_spinor_field(r);
       solver_count(run, 2 * LA_FLOP_SCALE + LA_FLOP_SQNORM);
       res->reliable_updates++;
       *rr_true = rr_r;
@@ -155,7 +155,7 @@ hr_solver_status solver_cg_mixed_core(solver_run *run, const hr_linear_operator 
         status = HR_SOLVER_CONVERGED;
         break;
       }
-      spinor_field_to_flt(rs, r);
+      to_flt_spinor_field(rs, r);
       rr_last_update = rr_r;
       beta = rr_r / rr;
       rr = rr_r;
@@ -163,16 +163,16 @@ hr_solver_status solver_cg_mixed_core(solver_run *run, const hr_linear_operator 
       beta = rr_new / rr;
       rr = rr_new;
     }
-    spinor_field_cg_direction_f_flt(ps, beta, rs);
+    cg_direction_spinor_field_flt(ps, beta, rs);
     solver_count(run, LA_FLOP_AXPY);
   }
   if (pending) { /* iteration limit or breakdown: fold in what was accumulated */
-    spinor_field_flt_to_dbl(t, xs);
-    spinor_field_add_assign_f(x, t);
+    to_dbl_spinor_field_flt(t, xs);
+    add_assign_spinor_field(x, t);
     A->apply(t, x, A->ctx);
     solver_count_apply(run, A, 0);
-    spinor_field_sub_f(r, rhs, t);
-    *rr_true = spinor_field_sqnorm_f(r);
+    sub_spinor_field(r, rhs, t);
+    *rr_true = sqnorm_spinor_field(r);
   }
   return status;
 }
@@ -272,20 +272,20 @@ static hr_solver_status normal_solve(const char *name, int ne, const hr_linear_o
   hr_linear_operator N = {normal_apply, mixed ? normal_apply_flt : NULL, NULL, NULL, &nc,
                           2 * M->flops};
   spinor_field *r = w + 4, *rhs = w + 5, *y = w + 6;
-  if (!p->initial_guess) spinor_field_zero_f(x);
+  if (!p->initial_guess) zero_spinor_field(x);
   const double tol_abs = p->tol * run.bnorm;
   hr_solver_status s = HR_SOLVER_MAX_ITER;
   double rr = INFINITY;
   for (int round = 0; round < NORMAL_MAX_ROUNDS; round++) {
     /* r = b - M x */
     if (round == 0 && !p->initial_guess) {
-      spinor_field_copy_f(r, b);
+      copy_spinor_field(r, b);
     } else {
       M->apply(r, x, M->ctx);
       solver_count_apply(&run, M, 0);
-      spinor_field_sub_f(r, b, r);
+      sub_spinor_field(r, b, r);
     }
-    rr = spinor_field_sqnorm_f(r);
+    rr = sqnorm_spinor_field(r);
     if (!solver_finite(rr)) {
       s = HR_SOLVER_BREAKDOWN;
       break;
@@ -300,12 +300,12 @@ static hr_solver_status normal_solve(const char *name, int ne, const hr_linear_o
               sqrt(rr) / run.bnorm);
     double tol2, rr_cg;
     if (ne) {
-      spinor_field_copy_f(rhs, r);
+      copy_spinor_field(rhs, r);
       tol2 = 0.99 * tol_abs * tol_abs;
     } else {
       M->apply_dag(rhs, r, M->ctx);
       solver_count_apply(&run, M, 0);
-      const double cc = spinor_field_sqnorm_f(rhs);
+      const double cc = sqnorm_spinor_field(rhs);
       tol2 = p->tol * p->tol * cc;
     }
     s = mixed ? solver_cg_mixed_core(&run, &N, rhs, y, 0, tol2, w, wf, &rr_cg)
@@ -314,17 +314,17 @@ static hr_solver_status normal_solve(const char *name, int ne, const hr_linear_o
     if (ne) { /* x += M^+ y */
       M->apply_dag(rhs, y, M->ctx);
       solver_count_apply(&run, M, 0);
-      spinor_field_add_assign_f(x, rhs);
+      add_assign_spinor_field(x, rhs);
     } else {
-      spinor_field_add_assign_f(x, y);
+      add_assign_spinor_field(x, y);
     }
     s = HR_SOLVER_MAX_ITER; /* decided by the true residual of the next round */
   }
   if (s != HR_SOLVER_CONVERGED) { /* recompute the true residual of the current x */
     M->apply(r, x, M->ctx);
     solver_count_apply(&run, M, 0);
-    spinor_field_sub_f(r, b, r);
-    rr = spinor_field_sqnorm_f(r);
+    sub_spinor_field(r, b, r);
+    rr = sqnorm_spinor_field(r);
   }
   if (wf != NULL) free_spinor_field_f_flt(wf);
   free_spinor_field_f(w);

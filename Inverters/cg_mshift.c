@@ -10,7 +10,7 @@
 #include "solver_internal.h"
 
 #define MS_FIELD spinor_field
-#define MS_LA(op) spinor_field_##op##_f
+#define MS_LA(op) op##_spinor_field
 #define MS_APPLY apply
 #define MS_IS_FLT 0
 #define MS_NAME mshift_core
@@ -22,7 +22,7 @@
 #undef MS_NAME
 
 #define MS_FIELD spinor_field_flt
-#define MS_LA(op) spinor_field_##op##_f_flt
+#define MS_LA(op) op##_spinor_field_flt
 #define MS_APPLY apply_flt
 #define MS_IS_FLT 1
 #define MS_NAME mshift_core_flt
@@ -42,13 +42,13 @@ typedef struct {
 static void shifted_apply(spinor_field *out, const spinor_field *in, void *c) {
   const shifted_ctx *s = c;
   s->A->apply(out, in, s->A->ctx);
-  spinor_field_mul_add_assign_f(out, s->sigma, in);
+  mul_add_assign_spinor_field(out, s->sigma, in);
 }
 
 static void shifted_apply_flt(spinor_field_flt *out, const spinor_field_flt *in, void *c) {
   const shifted_ctx *s = c;
   s->A->apply_flt(out, in, s->A->ctx);
-  spinor_field_mul_add_assign_f_flt(out, s->sigma, in);
+  mul_add_assign_spinor_field_flt(out, s->sigma, in);
 }
 
 /* Common driver of both precisions. */
@@ -78,7 +78,7 @@ static hr_solver_status mshift_solve(const char *name, int mixed, const hr_linea
   if (st != 0) {
     for (int i = 0; i < nshift; i++) {
       res[i] = total;
-      if (st == SOLVER_DONE) spinor_field_zero_f(x + i);
+      if (st == SOLVER_DONE) zero_spinor_field(x + i);
     }
     return st == SOLVER_DONE ? HR_SOLVER_CONVERGED : (hr_solver_status)st;
   }
@@ -97,10 +97,10 @@ static hr_solver_status mshift_solve(const char *name, int mixed, const hr_linea
     /* shared Krylov space in single precision, to what single precision can hold */
     spinor_field_flt *wf = solver_alloc_flt(4 + nshift, g);
     spinor_field_flt *xf = solver_alloc_flt(nshift, g);
-    spinor_field_to_flt(wf + 3, b);
+    to_flt_spinor_field(wf + 3, b);
     const double tol_flt = (p->tol > 1e-5 ? p->tol : 1e-5) * run.bnorm;
     s = mshift_core_flt(&run, A, s0, nshift, d, wf + 3, xf, tol_flt, wf, wf + 4, scratch);
-    for (int i = 0; i < nshift; i++) spinor_field_flt_to_dbl(x + i, xf + i);
+    for (int i = 0; i < nshift; i++) to_dbl_spinor_field_flt(x + i, xf + i);
     free_spinor_field_f_flt(xf);
     /* refinement of each shift: mixed CG with reliable updates from that solution */
     for (int i = 0; s != HR_SOLVER_BREAKDOWN && i < nshift; i++) {

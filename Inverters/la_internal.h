@@ -28,8 +28,6 @@ enum {
 /* Streaming operations: X(name, slot mask). The slots are the field arguments of the public
  * function in order (linear_algebra.h). */
 #define LA_STREAMING_OPS(X)                                                                    \
-  X(zero, LA_W0)                                                                               \
-  X(copy, LA_W0 | LA_R1)                                                                       \
   X(mul, LA_W0 | LA_R1)                                                                        \
   X(mulc, LA_W0 | LA_R1)                                                                       \
   X(mul_add_assign, LA_R0 | LA_W0 | LA_R1)                                                     \
@@ -67,8 +65,8 @@ extern "C" {
 #endif
 
 /* GPU launchers (linear_algebra_gpu.c): run operation `name` on the device copies d0..d3
- * (NULL for unused slots) of fields on g, one kernel per piece. Reductions store this
- * process's sum in res[0] (and res[1] for complex results). */
+ * (NULL for unused slots) of fields on g, one kernel per piece. Reductions store the exact
+ * sum over all processes in res[0] (and res[1] for complex results). */
 #define LA_GPU_STREAM_DECL_(name, mask)                                                        \
   void la_gpu_##name##_f(la_args a, const geometry_descriptor *g, suNf_spinor *d0,             \
                          suNf_spinor *d1, suNf_spinor *d2, suNf_spinor *d3);                   \
@@ -90,16 +88,12 @@ void la_gpu_to_flt(la_args a, const geometry_descriptor *g, suNf_spinor_flt *d0,
 void la_gpu_to_dbl(la_args a, const geometry_descriptor *g, suNf_spinor *d0,
                    suNf_spinor_flt *d1, suNf_spinor *d2, suNf_spinor *d3);
 
-/* Reduction scratch and final summation (la_reduce.c). */
-/* Number of chunks of HR_REDUCE_CHUNK sites over the master pieces of g. */
-int la_count_chunks(const geometry_descriptor *g);
-/* Chunks of a piece of n sites. */
-static inline int la_piece_chunks(int n) { return n > 0 ? (n + HR_REDUCE_CHUNK - 1) / HR_REDUCE_CHUNK : 0; }
+/* Reduction scratch (la_reduce.c); the sums themselves are those of reduction.h. */
+/* Number of master sites of g on this process. */
+long la_count_sites(const geometry_descriptor *g);
 /* Host / device arrays of at least n doubles (grow-only, reused by every reduction). */
-double *la_host_partials(int n);
-double *la_device_partials(int n);
-/* res[k] = pairwise-tree sum over c of part[2c + k], k < nres (nchunks may be 0). */
-void la_sum_partials(const double *part, int nchunks, int nres, double *res);
+double *la_host_partials(long n);
+double *la_device_partials(long n);
 
 #ifdef __cplusplus
 }

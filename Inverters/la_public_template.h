@@ -1,13 +1,14 @@
 /* la_public_template.h -- the public functions of linear_algebra.h for one precision,
  * included twice by linear_algebra.c with
  *   LA_FIELD  the field type (spinor_field or spinor_field_flt)
- *   LA_TAG    the suffix (_f or _f_flt)
+ *   LA_TAG    the suffix of the internal functions (_f or _f_flt)
+ * The public names are <op>_<LA_FIELD>.
  * Each function packs its coefficients and calls LA_RUN_ / LA_RUN_REDUCE_, which check that
  * the fields share one geometry, bring the copies the operation reads to the backend's side,
  * mark the written ones current there only, and run the CPU loop or the GPU launcher of the
  * operation (named after it, see la_internal.h). No include guard. */
 
-#define LA_NAME_(op) HR_CAT(HR_CAT(spinor_field_, op), LA_TAG)
+#define LA_NAME_(op) HR_CAT(op##_, LA_FIELD)
 #define LA_NONE_ ((LA_FIELD *)NULL)
 #define LA_PREPARE_ HR_CAT(la_prepare, LA_TAG)
 
@@ -53,7 +54,7 @@ static const geometry_descriptor *LA_PREPARE_(const char *op, int mask, int gpu,
                                   LA_HOST_(f3));                                               \
   } while (0)
 
-/* Run reduction `op` and sum its result res[] over the processes. */
+/* Run reduction `op`: res[] is its exact sum over the processes (reduction.h). */
 #define LA_RUN_REDUCE_(op, a, res, f0, f1, f2, f3)                                             \
   do {                                                                                         \
     const int gpu_ = hr_backend_current() == HR_BACKEND_GPU;                               \
@@ -66,14 +67,8 @@ static const geometry_descriptor *LA_PREPARE_(const char *op, int mask, int gpu,
     else                                                                                       \
       HR_CAT(la_cpu_##op, LA_TAG)(a, g_, LA_HOST_(f0), LA_HOST_(f1), LA_HOST_(f2),             \
                                   LA_HOST_(f3), res);                                          \
-    global_sum(res, LA_NRES_##op);                                                             \
   } while (0)
 
-void LA_NAME_(zero)(LA_FIELD *r) { LA_RUN_(zero, la_real(0, 0), r, LA_NONE_, LA_NONE_, LA_NONE_); }
-void LA_NAME_(copy)(LA_FIELD *r, const LA_FIELD *s) {
-  if (r == s) return;
-  LA_RUN_(copy, la_real(0, 0), r, s, LA_NONE_, LA_NONE_);
-}
 void LA_NAME_(mul)(LA_FIELD *r, double c, const LA_FIELD *s) {
   LA_RUN_(mul, la_real(c, 0), r, s, LA_NONE_, LA_NONE_);
 }

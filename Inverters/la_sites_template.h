@@ -23,14 +23,6 @@
 #define LA_X_(p) ((LA_REAL *)(p))
 #define LA_CX_(p) ((const LA_REAL *)(p))
 
-HR_INLINE void LA_SITE_(zero)(LA_ARGS_) {
-  LA_UNUSED_;
-  LA_SP_(_zero)(f0);
-}
-HR_INLINE void LA_SITE_(copy)(LA_ARGS_) {
-  LA_UNUSED_;
-  *f0 = *f1;
-}
 HR_INLINE void LA_SITE_(mul)(LA_ARGS_) {
   LA_UNUSED_;
   const LA_REAL c = (LA_REAL)a->r[0];

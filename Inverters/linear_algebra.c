@@ -1,6 +1,6 @@
 /* linear_algebra.c -- the CPU path of the linear algebra (OpenMP loops over the master sites
- * calling the per-site functions of la_sites.h on the host copies; reductions in fixed
- * chunks, see la_reduce.c) and the public functions of linear_algebra.h, which check the
+ * calling the per-site functions of la_sites.h on the host copies; reductions write the
+ * per-site contributions and sum them with the exact policy of reduction.h) and the public functions of linear_algebra.h, which check the
  * fields, bring their copies to the chosen backend and run the CPU loop or the GPU launcher
  * (linear_algebra_gpu.c). The public functions of both precisions come from
  * la_public_template.h. */
@@ -10,6 +10,7 @@
 #include "hr_error.h"
 #include "la_sites.h"
 #include "linear_algebra.h"
+#include "reduction.h"
 
 /* ------------------------------------------------------------------ CPU loops */
 
@@ -27,53 +28,30 @@
     }                                                                                          \
   }
 
-/* Sum of a chunk of HR_REDUCE_CHUNK contributions (zero-padded) by the halving tree of the
- * GPU kernels: v[t] += v[t + h] for h = CHUNK/2, ..., 1; the sum ends in v[0]. */
-static inline void la_chunk_tree(double *v0, double *v1, int nres) {
-  for (int h = HR_REDUCE_CHUNK / 2; h > 0; h >>= 1) {
-    for (int t = 0; t < h; t++) v0[t] += v0[t + h];
-    if (nres > 1)
-      for (int t = 0; t < h; t++) v1[t] += v1[t + h];
-  }
-}
-
-/* Reduction: per chunk of each piece the contributions and their tree sum (chunks shared
- * among the threads), then the pairwise sum of the chunk sums. */
+/* Reduction: the per-site contributions (nres doubles per master site, in the order of
+ * the pieces) into the host scratch, then their exact global sum (reduction.h). */
 #define LA_CPU_REDUCE_(fn, site_fn, mask, nres, T0, T1, T2, T3)                                \
   static void fn(la_args a, const geometry_descriptor *g, T0 *b0, T1 *b1, T2 *b2, T3 *b3,      \
                  double *res) {                                                                \
-    const int nchunks = la_count_chunks(g);                                                    \
-    double *part = la_host_partials(2 * nchunks);                                              \
+    const long nsites = la_count_sites(g);                                                     \
+    double *v = la_host_partials(nres * nsites);                                               \
     const int shift = g->master_shift;                                                         \
-    HR_OMP_PRAGMA(omp parallel) {                                                              \
-      int base = 0;                                                                            \
-      for (int p = 0; p < g->local_master_pieces; p++) {                                       \
-        const int start = g->master_start[p];                                                  \
-        const int len = g->master_end[p] - start + 1;                                          \
-        const int nch = la_piece_chunks(len);                                                  \
-        HR_OMP_PRAGMA(omp for schedule(static) nowait)                                         \
-        for (int c = 0; c < nch; c++) {                                                        \
-          double v0[HR_REDUCE_CHUNK], v1[HR_REDUCE_CHUNK];                                     \
-          const int first = start + c * HR_REDUCE_CHUNK;                                       \
-          const int left = len - c * HR_REDUCE_CHUNK;                                          \
-          const int cnt = left < HR_REDUCE_CHUNK ? left : HR_REDUCE_CHUNK;                     \
-          for (int t = 0; t < cnt; t++) {                                                      \
-            const size_t o = (size_t)(first + t - shift);                                      \
-            double out[2] = {0, 0};                                                            \
-            site_fn(&a, LA_AT_(mask, 0, b0, o), LA_AT_(mask, 1, b1, o),                        \
-                    LA_AT_(mask, 2, b2, o), LA_AT_(mask, 3, b3, o), out);                      \
-            v0[t] = out[0];                                                                    \
-            v1[t] = out[1];                                                                    \
-          }                                                                                    \
-          for (int t = cnt; t < HR_REDUCE_CHUNK; t++) v0[t] = v1[t] = 0;                       \
-          la_chunk_tree(v0, v1, nres);                                                         \
-          part[2 * (base + c)] = v0[0];                                                        \
-          part[2 * (base + c) + 1] = v1[0];                                                    \
-        }                                                                                      \
-        base += nch;                                                                           \
+    long base = 0;                                                                             \
+    for (int p = 0; p < g->local_master_pieces; p++) {                                         \
+      const int start = g->master_start[p];                                                    \
+      const int len = g->master_end[p] - start + 1;                                            \
+      double *vp = v + (nres) * base;                                                          \
+      HR_OMP_PRAGMA(omp parallel for schedule(static))                                         \
+      for (int t = 0; t < len; t++) {                                                          \
+        const size_t o = (size_t)(start + t - shift);                                          \
+        double out[2] = {0, 0};                                                                \
+        site_fn(&a, LA_AT_(mask, 0, b0, o), LA_AT_(mask, 1, b1, o), LA_AT_(mask, 2, b2, o),    \
+                LA_AT_(mask, 3, b3, o), out);                                                  \
+        for (int k = 0; k < (nres); k++) vp[(nres) * t + k] = out[k];                          \
       }                                                                                        \
+      base += len;                                                                             \
     }                                                                                          \
-    la_sum_partials(part, nchunks, nres, res);                                                 \
+    global_sum_exact_n(v, nsites, nres, res);                                                  \
   }
 
 #define LA_CPU_S_F_(name, mask)                                                                \
@@ -171,9 +149,9 @@ static const geometry_descriptor *la_common_geometry(const char *op, int mask,
 #define sync_gpu_to_dbl_in sync_gpu_spinor_field_flt
 #define sync_host_to_dbl_in sync_host_spinor_field_flt
 
-void spinor_field_to_flt(spinor_field_flt *out, const spinor_field *in) {
+void to_flt_spinor_field(spinor_field_flt *out, const spinor_field *in) {
   LA_CONVERT_(to_flt, out, in);
 }
-void spinor_field_flt_to_dbl(spinor_field *out, const spinor_field_flt *in) {
+void to_dbl_spinor_field_flt(spinor_field *out, const spinor_field_flt *in) {
   LA_CONVERT_(to_dbl, out, in);
 }

@@ -16,28 +16,28 @@ static hr_solver_status minres_cycle(solver_run *run, const hr_linear_operator *
   /* r2 = b - A x (r1 is first read at the second iteration) */
   A->apply(y, x, A->ctx);
   solver_count_apply(run, A, 0);
-  spinor_field_sub_f(r2, b, y);
-  const double beta1 = sqrt(spinor_field_sqnorm_f(r2));
+  sub_spinor_field(r2, b, y);
+  const double beta1 = sqrt(sqnorm_spinor_field(r2));
   solver_count(run, LA_FLOP_SCALE + LA_FLOP_SQNORM);
   if (!solver_finite(beta1)) return HR_SOLVER_BREAKDOWN;
   if (beta1 <= tol_abs) return HR_SOLVER_CONVERGED;
-  spinor_field_zero_f(wb);
-  spinor_field_zero_f(wc);
+  zero_spinor_field(wb);
+  zero_spinor_field(wc);
   double oldb = 0, beta = beta1, dbar = 0, epsln = 0, phibar = beta1, cs = -1, sn = 0;
   for (int k = 0; res->iterations < run->p->max_iter; k++) {
-    spinor_field_mul_f(v, 1. / beta, r2);
+    mul_spinor_field(v, 1. / beta, r2);
     A->apply(y, v, A->ctx);
     solver_count_apply(run, A, 0);
-    if (k > 0) spinor_field_mul_add_assign_f(y, -beta / oldb, r1);
-    const double alfa = spinor_field_prod_re_f(v, y);
-    spinor_field_mul_add_assign_f(y, -alfa / beta, r2);
+    if (k > 0) mul_add_assign_spinor_field(y, -beta / oldb, r1);
+    const double alfa = prod_re_spinor_field(v, y);
+    mul_add_assign_spinor_field(y, -alfa / beta, r2);
     /* r1 <- r2, r2 <- y; the old r1 becomes the free field y */
     spinor_field *old_r1 = r1;
     r1 = r2;
     r2 = y;
     y = old_r1;
     oldb = beta;
-    beta = sqrt(spinor_field_sqnorm_f(r2));
+    beta = sqrt(sqnorm_spinor_field(r2));
     solver_count(run, LA_FLOP_SCALE + 2 * LA_FLOP_AXPY + 2 * LA_FLOP_SQNORM);
     const double oldeps = epsln;
     const double delta = cs * dbar + sn * alfa;
@@ -60,9 +60,9 @@ static hr_solver_status minres_cycle(solver_run *run, const hr_linear_operator *
     wa = wb;
     wb = wc;
     wc = t;
-    spinor_field_lc_f(wc, -oldeps / gamma, wa, -delta / gamma, wb);
-    spinor_field_mul_add_assign_f(wc, 1. / gamma, v);
-    spinor_field_mul_add_assign_f(x, phi, wc);
+    lc_spinor_field(wc, -oldeps / gamma, wa, -delta / gamma, wb);
+    mul_add_assign_spinor_field(wc, 1. / gamma, v);
+    mul_add_assign_spinor_field(x, phi, wc);
     solver_count(run, LA_FLOP_LC + 2 * LA_FLOP_AXPY);
     solver_log_iter(run, res->iterations, phibar / bnorm);
     if (phibar <= tol_abs) return HR_SOLVER_CONVERGED;
@@ -79,7 +79,7 @@ hr_solver_status minres_solve(const hr_linear_operator *A, const spinor_field *b
   if (st == SOLVER_DONE) return HR_SOLVER_CONVERGED;
   if (st != 0) return (hr_solver_status)st;
   spinor_field *w = solver_alloc(7, b->type);
-  if (!p->initial_guess) spinor_field_zero_f(x);
+  if (!p->initial_guess) zero_spinor_field(x);
   hr_solver_status s = HR_SOLVER_MAX_ITER;
   double rel = INFINITY;
   for (int restart = 0; restart < 50; restart++) {

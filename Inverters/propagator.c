@@ -32,7 +32,7 @@ static int local_index_of_global(const int gx[4]) {
 void point_source(spinor_field *s, const int gx[4], int spin, int colour) {
   hr_assert(spin >= 0 && spin < 4 && colour >= 0 && colour < NF,
             "point_source: spin %d / colour %d out of range", spin, colour);
-  spinor_field_zero_f(s);
+  zero_spinor_field(s);
   host_write_spinor_field(s);
   hr_assert(s->type == &glattice, "point_source: the field must live on glattice");
   const int ix = local_index_of_global(gx);
@@ -80,14 +80,14 @@ static hr_solver_status solve_eo_with(const dirac_op *D, const spinor_field *b, 
             "dirac_solve_eo: b and x must be different fields on glattice");
   spinor_field *be = w->e, *xe = w->e + 1, *te = w->e + 2;
   spinor_field *bo = w->o, *to = w->o + 1;
-  const double bnorm = sqrt(spinor_field_sqnorm_f(b));
+  const double bnorm = sqrt(sqnorm_spinor_field(b));
   /* b_e' = b_e - D_eo D_oo^-1 b_o (D_eo = Dphi_ from odd to even) */
   restrict_parity(be, b);
   restrict_parity(bo, b);
   Dphi_diag_inv(to, D, bo);
   Dphi_hop(te, D, to);
-  spinor_field_sub_f(be, be, te);
-  const double bpnorm = sqrt(spinor_field_sqnorm_f(be));
+  sub_spinor_field(be, be, te);
+  const double bpnorm = sqrt(sqnorm_spinor_field(be));
   /* CG on Q_eo^2 y = gamma5 b_e', x_e = Q_eo y; the CG residual has the norm of
    * b_e' - Dphi_eopre x_e, which is the full residual b - D x (its odd part vanishes). */
   hr_solver_params pe = *p;
@@ -95,7 +95,7 @@ static hr_solver_status solve_eo_with(const dirac_op *D, const spinor_field *b, 
   pe.tol = bpnorm > 0 ? 0.5 * p->tol * bnorm / bpnorm : p->tol;
   if (pe.name == NULL) pe.name = mixed ? "eo-CG-mixed" : "eo-CG";
   hr_linear_operator Q2 = dirac_linear_operator(D, DIRAC_FORM_QEO2);
-  spinor_field_g5_f(te, be);
+  g5_spinor_field(te, be);
   hr_solver_status s = mixed ? cg_mixed_solve(&Q2, te, xe, &pe, res)
                              : cg_solve(&Q2, te, xe, &pe, res);
   hr_linear_operator Q = dirac_linear_operator(D, DIRAC_FORM_QEO);
@@ -104,7 +104,7 @@ static hr_solver_status solve_eo_with(const dirac_op *D, const spinor_field *b, 
   res->flops += Q.flops;
   /* x_o = D_oo^-1 (b_o - D_oe x_e) */
   Dphi_hop(to, D, te);
-  spinor_field_sub_f(to, bo, to);
+  sub_spinor_field(to, bo, to);
   Dphi_diag_inv(bo, D, to);
   insert_parity(x, te);
   insert_parity(x, bo);
@@ -136,6 +136,12 @@ hr_solver_status dirac_solve_eo(spinor_field *x, const dirac_op *D, const spinor
 
 hr_solver_status propagator_point(spinor_field *prop, const dirac_op *D, const int gx[4],
                                   int mixed, const hr_solver_params *p, hr_solver_result *res) {
+  return propagator_smeared_point(prop, D, gx, NULL, mixed, p, res);
+}
+
+hr_solver_status propagator_smeared_point(spinor_field *prop, const dirac_op *D,
+                                          const int gx[4], const quark_smearing *qs, int mixed,
+                                          const hr_solver_params *p, hr_solver_result *res) {
   eo_work w;
   eo_work_alloc(&w);
   spinor_field *src = alloc_spinor_field_f(1, &glattice);
@@ -144,6 +150,7 @@ hr_solver_status propagator_point(spinor_field *prop, const dirac_op *D, const i
     for (int c = 0; c < NF; c++) {
       hr_solver_result r;
       point_source(src, gx, spin, c);
+      if (qs != NULL) quark_smear(src, qs);
       const hr_solver_status s = solve_eo_with(D, src, prop + spin * NF + c, mixed, p, &r, &w);
       if (res != NULL) res[spin * NF + c] = r;
       if (s > worst) worst = s;

@@ -42,9 +42,9 @@ double solver_global_sites(const geometry_descriptor *g) {
 double solver_true_residual(const hr_linear_operator *A, const spinor_field *b,
                             const spinor_field *x, spinor_field *tmp) {
   A->apply(tmp, x, A->ctx);
-  spinor_field_sub_f(tmp, b, tmp);
-  const double bb = spinor_field_sqnorm_f(b);
-  const double rr = spinor_field_sqnorm_f(tmp);
+  sub_spinor_field(tmp, b, tmp);
+  const double bb = sqnorm_spinor_field(b);
+  const double rr = sqnorm_spinor_field(tmp);
   return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
@@ -76,7 +76,7 @@ int solver_begin(solver_run *run, const char *name, const hr_linear_operator *A,
     return HR_SOLVER_BAD_INPUT;
   }
   run->sites = solver_global_sites(b->type);
-  run->bnorm = sqrt(spinor_field_sqnorm_f(b));
+  run->bnorm = sqrt(sqnorm_spinor_field(b));
   solver_count(run, LA_FLOP_SQNORM);
   if (!solver_finite(run->bnorm)) {
     lprintf("INVERTER", 0, "%s: the right-hand side holds NaN or Inf\n", run->name);
@@ -84,7 +84,7 @@ int solver_begin(solver_run *run, const char *name, const hr_linear_operator *A,
     return HR_SOLVER_BREAKDOWN;
   }
   if (run->bnorm == 0) { /* the solution is x = 0 */
-    spinor_field_zero_f(x);
+    zero_spinor_field(x);
     res->residual = 0;
     res->status = HR_SOLVER_CONVERGED;
     lprintf("INVERTER", 10, "%s: zero right-hand side, x = 0\n", run->name);

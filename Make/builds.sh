@@ -4,7 +4,7 @@
 
 # Main job of "quickstart.sh run": configure options and command (run in the build tree).
 HR_MAIN_CONFIGURE="--enable-openmp"
-HR_MAIN_JOB="OMP_NUM_THREADS=2 ./PureGauge/suN -i \"$top/PureGauge/input_file\""
+HR_MAIN_JOB="OMP_NUM_THREADS=2 ./HMC/hmc -i \"$top/HMC/input_file\""
 
 HR_ALL_BUILDS="su3-fund mpi-omp-su3-fund su2-adj-omp su4-2as su3-2s-mpi emulated-mpi-su3-fund install-pkgconfig distcheck"
 if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
@@ -25,6 +25,15 @@ hr_build_options() {
     distcheck)         echo "";;
     cuda-compile)      echo "--enable-gpu=cuda --with-cuda=${CUDA_HOME:-/usr/local/cuda}";;
     *) return 1;;
+  esac
+}
+
+# Environment of `make check` of a build: the long tests (HR_LONG_TESTS=1, e.g. the 13750-step
+# open-boundary flow against openQCD's log) run in one build only.
+hr_build_env() {
+  case "$1" in
+    su3-fund) echo "HR_LONG_TESTS=1";;
+    *)        echo "";;
   esac
 }
 

@@ -60,7 +60,7 @@ for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
   fi
   case "$what" in
     check)
-      make -C "$b" -k -j"$jobs" check >"$b/check.out" 2>&1; rc=$?
+      env $(hr_build_env "$name") make -C "$b" -k -j"$jobs" check >"$b/check.out" 2>&1; rc=$?
       read -r p f < <(bash "$top/Make/count_tests.sh" "$b")
       if grep -q "warning:" "$b/check.out"; then # the test programs are compiled here
         grep -B2 -A3 "warning:" "$b/check.out" | head -n 60

@@ -8,13 +8,15 @@
 #include <stdlib.h>
 
 #include "hr_error.h"
+#include "random_fields.h"
 
 #if HR_GPU_ENABLED
 static struct {
   int generation;   /* geometry_generation() the tables belong to; -1: none */
   int *sites[3];    /* glattice, glat_even, glat_odd: off[n] then len[n], n = gsize_gauge */
   int *iup, *idn, *ipt;
-} tab = {-1, {NULL, NULL, NULL}, NULL, NULL, NULL};
+  uint64_t *glb; /* global index of every stored element of glattice */
+} tab = {-1, {NULL, NULL, NULL}, NULL, NULL, NULL, NULL};
 
 void hr_gpu_sites_release(void) {
   for (int k = 0; k < 3; k++) {
@@ -24,7 +26,9 @@ void hr_gpu_sites_release(void) {
   hr_gpu_free(tab.iup);
   hr_gpu_free(tab.idn);
   hr_gpu_free(tab.ipt);
+  hr_gpu_free(tab.glb);
   tab.iup = tab.idn = tab.ipt = NULL;
+  tab.glb = NULL;
   tab.generation = -1;
 }
 
@@ -70,6 +74,13 @@ static void tables_update(void) {
   tab.iup = device_ints(hr_iup, nn);
   tab.idn = device_ints(hr_idn, nn);
   tab.ipt = device_ints(hr_ipt, (size_t)VOLUME);
+  const int n = glattice.gsize_gauge;
+  uint64_t *glb = malloc((size_t)n * sizeof(uint64_t));
+  if (glb == NULL) hr_error("out of memory for the device site tables");
+  for (int e = 0; e < n; e++) glb[e] = global_site_index(e + glattice.master_shift);
+  tab.glb = (uint64_t *)hr_gpu_alloc((size_t)n * sizeof(uint64_t));
+  hr_gpu_copy_to_device(tab.glb, glb, (size_t)n * sizeof(uint64_t));
+  free(glb);
   tab.generation = geometry_generation();
 }
 
@@ -87,6 +98,7 @@ hr_gpu_sites hr_gpu_sites_of(const geometry_descriptor *g) {
 const int *hr_gpu_iup(void) { tables_update(); return tab.iup; }
 const int *hr_gpu_idn(void) { tables_update(); return tab.idn; }
 const int *hr_gpu_ipt(void) { tables_update(); return tab.ipt; }
+const uint64_t *hr_gpu_global_index(void) { tables_update(); return tab.glb; }
 #else
 void hr_gpu_sites_release(void) {}
 #endif

@@ -3,6 +3,7 @@
  * (each launch does its real work once, so results never depend on the tuning); from then
  * on the candidate with the shortest time is used. Launches come from one host thread. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
@@ -63,10 +64,31 @@ static int find_slot(const char *kernel, int n, int create) {
   return -1;
 }
 
+/* Forced block size: 0 = tune; -1 = not yet read from the environment (HR_GPU_BLOCK). */
+static int forced_block = -1;
+
+void hr_tune_force_block(int block) { forced_block = block > 0 ? block : 0; }
+
+/* The forced block size for class cls (reductions: rounded up to a multiple of
+ * HR_REDUCE_CHUNK), 0 when not forced. */
+static int forced_for(hr_tune_class cls) {
+  if (forced_block < 0) {
+    const char *env = getenv("HR_GPU_BLOCK");
+    forced_block = 0;
+    if (env != NULL && atoi(env) > 0) hr_tune_force_block(atoi(env));
+  }
+  int b = forced_block > HR_REDUCE_MAX_BLOCK ? HR_REDUCE_MAX_BLOCK : forced_block;
+  if (b > 0 && cls == HR_TUNE_REDUCTION)
+    b = (b + HR_REDUCE_CHUNK - 1) / HR_REDUCE_CHUNK * HR_REDUCE_CHUNK;
+  return b;
+}
+
 int hr_tune_begin(const char *kernel, int n, hr_tune_class cls, hr_tune_token *tok) {
   tok->slot = -1;
   tok->trial = 0;
   tok->t0 = 0;
+  const int forced = forced_for(cls);
+  if (forced > 0) return forced;
   const int s = find_slot(kernel, n, 1);
   if (s < 0) {
     if (!table_full_reported) {

@@ -1,11 +1,17 @@
 /* random_fields.c -- Gaussian spinor fields, Haar-random gauge fields and Gaussian momenta,
  * each site (link) drawn from its own counter-based stream keyed by the global site index
- * (random_fields.h), so that fields do not depend on the process grid or the backend. */
+ * (random_fields.h), so that fields do not depend on the process grid or the backend: host
+ * loops, or (spinors and momenta, GPU backend) the kernels of random_fields_gpu.c with the
+ * same per-site draws (random_sites.h). */
 #include <math.h>
 
+#include "backend.h"
 #include "communications.h"
+#include "gpu.h"
 #include "random.h"
 #include "random_fields.h"
+#include "random_fields_gpu.h"
+#include "random_sites.h"
 #include "suN_random.h"
 
 uint64_t global_site_index(int ix) {
@@ -28,18 +34,31 @@ uint64_t global_site_index(int ix) {
     }                                                                                          \
   }
 
+/* The draw of one call: the global seed and the next draw number. */
+typedef struct {
+  uint64_t seed, draw;
+} draw_key;
+static draw_key next_draw(void) {
+  draw_key k;
+  k.seed = rng_get_state().seed;
+  k.draw = rng_next_draw();
+  return k;
+}
+
+/* Whether the field is drawn on the device (GPU path of backend.h). */
+static int on_gpu(void) { return HR_GPU_ENABLED && hr_backend_current() == HR_BACKEND_GPU; }
+
 void gaussian_spinor_field(spinor_field *s) {
-  const uint64_t seed = rng_get_state().seed, draw = rng_next_draw();
-  const double scale = sqrt(0.5);
-  HR_FOR_SITE_STREAMS_(s->type, ix, st, draw, seed, 1, mu, {
+  const draw_key k = next_draw();
+  if (on_gpu()) {
+#if HR_GPU_ENABLED
+    random_gpu_spinor(s->type, gpu_write_spinor_field(s), k.seed, k.draw);
+#endif
+    return;
+  }
+  HR_FOR_SITE_STREAMS_(s->type, ix, st, k.draw, k.seed, 1, mu, {
     (void)mu;
-    suNf_spinor *p = _FIELD_AT(s, ix);
-    for (int a = 0; a < 4; a++)
-      for (int c = 0; c < NF; c++) {
-        const double re = scale * rng_gaussian(&st);
-        const double im = scale * rng_gaussian(&st);
-        p->c[a].c[c] = hr_cmplx(re, im);
-      }
+    random_gaussian_spinor_site(&st, _FIELD_AT(s, ix));
   })
   sync_copies(s->type, HR_LAYOUT_SPINOR, s->ptr, sizeof(suNf_spinor));
   s->current = HR_COPY_HOST;
@@ -47,17 +66,16 @@ void gaussian_spinor_field(spinor_field *s) {
 }
 
 void gaussian_spinor_field_flt(spinor_field_flt *s) {
-  const uint64_t seed = rng_get_state().seed, draw = rng_next_draw();
-  const double scale = sqrt(0.5);
-  HR_FOR_SITE_STREAMS_(s->type, ix, st, draw, seed, 1, mu, {
+  const draw_key k = next_draw();
+  if (on_gpu()) {
+#if HR_GPU_ENABLED
+    random_gpu_spinor_flt(s->type, gpu_write_spinor_field_flt(s), k.seed, k.draw);
+#endif
+    return;
+  }
+  HR_FOR_SITE_STREAMS_(s->type, ix, st, k.draw, k.seed, 1, mu, {
     (void)mu;
-    suNf_spinor_flt *p = _FIELD_AT(s, ix);
-    for (int a = 0; a < 4; a++)
-      for (int c = 0; c < NF; c++) {
-        const double re = scale * rng_gaussian(&st);
-        const double im = scale * rng_gaussian(&st);
-        p->c[a].c[c] = hr_cmplx_flt((float)re, (float)im);
-      }
+    random_gaussian_spinor_flt_site(&st, _FIELD_AT(s, ix));
   })
   sync_copies(s->type, HR_LAYOUT_SPINOR, s->ptr, sizeof(suNf_spinor_flt));
   s->current = HR_COPY_HOST;
@@ -65,8 +83,8 @@ void gaussian_spinor_field_flt(spinor_field_flt *s) {
 }
 
 void random_suNg_field(suNg_field *u) {
-  const uint64_t seed = rng_get_state().seed, draw = rng_next_draw();
-  HR_FOR_SITE_STREAMS_(u->type, ix, st, draw, seed, 4, mu,
+  const draw_key k = next_draw();
+  HR_FOR_SITE_STREAMS_(u->type, ix, st, k.draw, k.seed, 4, mu,
                        { suNg_random(&st, _4FIELD_AT(u, ix, mu)); })
   sync_copies(u->type, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
   u->current = HR_COPY_HOST;
@@ -74,8 +92,14 @@ void random_suNg_field(suNg_field *u) {
 }
 
 void gaussian_momenta(suNg_av_field *momenta) {
-  const uint64_t seed = rng_get_state().seed, draw = rng_next_draw();
-  HR_FOR_SITE_STREAMS_(momenta->type, ix, st, draw, seed, 4, mu,
+  const draw_key k = next_draw();
+  if (on_gpu()) {
+#if HR_GPU_ENABLED
+    random_gpu_momenta(momenta->type, gpu_write_suNg_av_field(momenta), k.seed, k.draw);
+#endif
+    return;
+  }
+  HR_FOR_SITE_STREAMS_(momenta->type, ix, st, k.draw, k.seed, 4, mu,
                        { suNg_algebra_vector_random(&st, _4FIELD_AT(momenta, ix, mu)); })
   sync_copies(momenta->type, HR_LAYOUT_GAUGE, momenta->ptr, 4 * sizeof(suNg_algebra_vector));
   momenta->current = HR_COPY_HOST;

@@ -6,7 +6,10 @@
  * 4 x NF columns of the propagator are solved with even/odd preconditioning (mixed
  * precision unless mes:mixed = false) to mes:precision, and one line per channel
  *   conf=<file> m0=<m0> csw=<csw> channel=<name> C= <C(0)> ... <C(GLB_T-1)>
- * is printed on stdout. Conventions: Doc/solvers_and_spectrum.md. Exit codes: 0 success,
+ * is printed on stdout. With mes:smear_source / mes:smear_sink the source / the sink is
+ * Gaussian smeared (mes:smear_kappa, mes:smear_steps; links optionally smeared first,
+ * mes:link_smearing = none|ape|stout|hyp) and the channel names gain _<source><sink> with
+ * l (local) or s (smeared), e.g. pi_ss, pi_sl. Conventions: Doc/solvers_and_spectrum.md. Exit codes: 0 success,
  * 2 bad input file or command line, 3 missing / unreadable / mismatched configuration,
  * 5 a solve that did not converge (no correlator is printed for that configuration). */
 #include <math.h>
@@ -31,42 +34,82 @@
 typedef struct {
   double m0, kappa, csw, precision;
   int maxiter, mixed, verbosity;
+  int smear_source, smear_sink; /* Gaussian smearing of the source / the sink */
+  quark_smearing_params qsp;    /* its parameters and the link smearing */
 } mes_params;
+
+/* Reads the quark smearing keys mes:smear_* and the link smearing keys; checks their ranges
+ * when a smearing is asked for. */
+static void read_smearing_params(input_file *in, mes_params *mp) {
+  int link_kind = 0;
+  quark_smearing_params *q = &mp->qsp;
+  q->links = (smear_params){SMEAR_NONE, 0, 0, 0, {0, 0, 0}};
+  input_key keys[] = {
+      {"mes:smear_source", INPUT_BOOL, &mp->smear_source, "false", NULL,
+       "Gaussian smearing of the point source"},
+      {"mes:smear_sink", INPUT_BOOL, &mp->smear_sink, "false", NULL,
+       "Gaussian smearing of the propagator at the sink"},
+      {"mes:smear_kappa", INPUT_DOUBLE, &q->kappa, "0.25", NULL,
+       "kappa_s of psi <- [(1 + kappa_s H) / (1 + 6 kappa_s)]^n psi"},
+      {"mes:smear_steps", INPUT_INT, &q->steps, "20", NULL, "n, applications of the smearing"},
+      {"mes:link_smearing", INPUT_CHOICE, &link_kind, "none", "none|ape|stout|hyp",
+       "smearing of the links used by the quark smearing"},
+      {"mes:link_smear_steps", INPUT_INT, &q->links.steps, "1", NULL,
+       "iterations of the link smearing"},
+      {"mes:ape_alpha", INPUT_DOUBLE, &q->links.alpha, "0.5", NULL, "APE staple weight"},
+      {"mes:stout_rho", INPUT_DOUBLE, &q->links.rho, "0.1", NULL, "stout staple weight"},
+      {"mes:hyp_alpha1", INPUT_DOUBLE, &q->links.hyp[0], "0.75", NULL, "HYP alpha1"},
+      {"mes:hyp_alpha2", INPUT_DOUBLE, &q->links.hyp[1], "0.6", NULL, "HYP alpha2"},
+      {"mes:hyp_alpha3", INPUT_DOUBLE, &q->links.hyp[2], "0.3", NULL, "HYP alpha3"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, keys);
+  const smear_kind kinds[] = {SMEAR_NONE, SMEAR_APE, SMEAR_STOUT, SMEAR_HYP};
+  q->links.kind = kinds[link_kind];
+  /* checked only when used: a value outside the range is harmless otherwise */
+  if (!mp->smear_source && !mp->smear_sink) return;
+  if (!(q->kappa >= 0 && q->kappa <= 100))
+    input_fail(in, NULL, "mes:smear_kappa", "must be in [0, 100] (got %g)", q->kappa);
+  if (q->steps < 0 || q->steps > 100000)
+    input_fail(in, NULL, "mes:smear_steps", "must be in 0..100000 (got %d)", q->steps);
+  if (q->links.kind == SMEAR_NONE) return;
+  if (q->links.steps < 1 || q->links.steps > 10000)
+    input_fail(in, NULL, "mes:link_smear_steps", "must be in 1..10000 (got %d)", q->links.steps);
+  if (q->links.kind == SMEAR_APE && !(q->links.alpha > 0 && q->links.alpha <= 1))
+    input_fail(in, NULL, "mes:ape_alpha", "must be in (0, 1] (got %g)", q->links.alpha);
+  if (q->links.kind == SMEAR_STOUT && !(q->links.rho > 0 && q->links.rho <= 0.5))
+    input_fail(in, NULL, "mes:stout_rho", "must be in (0, 0.5] (got %g)", q->links.rho);
+  static const char *const hyp_keys[3] = {"mes:hyp_alpha1", "mes:hyp_alpha2", "mes:hyp_alpha3"};
+  for (int i = 0; i < 3 && q->links.kind == SMEAR_HYP; i++)
+    if (!(q->links.hyp[i] >= 0 && q->links.hyp[i] <= 1))
+      input_fail(in, NULL, hyp_keys[i], "must be in [0, 1] (got %g)", q->links.hyp[i]);
+}
 
 /* Reads the mes:* keys: exactly one of mes:mass and mes:kappa. */
 static void read_mes_params(input_file *in, mes_params *mp) {
   const int has_mass = input_has_key(in, NULL, "mes:mass");
   const int has_kappa = input_has_key(in, NULL, "mes:kappa");
-  if (has_mass == has_kappa)
+  if (has_mass && has_kappa)
+    input_fail(in, NULL, "mes:kappa", "give exactly one of mes:mass (bare mass m0) and "
+               "mes:kappa (m0 = 1/(2 kappa) - 4), not both");
+  if (!has_mass && !has_kappa)
     hr_fatal(HR_EXIT_INPUT, "%s: mes:mass: give exactly one of mes:mass (bare mass m0) and "
-             "mes:kappa (m0 = 1/(2 kappa) - 4)%s", input_filename(in),
-             has_mass ? ", not both" : "; neither is set");
+             "mes:kappa (m0 = 1/(2 kappa) - 4); neither is set", input_filename(in));
   input_key keys[] = {
       {has_mass ? "mes:mass" : "mes:kappa", INPUT_DOUBLE, has_mass ? &mp->m0 : &mp->kappa, NULL,
-       NULL, has_mass ? "bare mass m0" : "hopping parameter kappa"},
+       has_mass ? NULL : ">0", has_mass ? "bare mass m0" : "hopping parameter kappa"},
       {"mes:csw", INPUT_DOUBLE, &mp->csw, "0", NULL, "clover coefficient"},
-      {"mes:precision", INPUT_DOUBLE, &mp->precision, "1e-12", NULL,
+      {"mes:precision", INPUT_DOUBLE, &mp->precision, "1e-12", ">0 <1",
        "relative residual |b - D x| / |b| of every solve"},
-      {"mes:maxiter", INPUT_INT, &mp->maxiter, "20000", NULL, "iteration limit of a solve"},
+      {"mes:maxiter", INPUT_INT, &mp->maxiter, "20000", ">=1", "iteration limit of a solve"},
       {"mes:mixed", INPUT_BOOL, &mp->mixed, "true", NULL,
        "mixed precision (single-precision iterations, reliable updates in double)"},
-      {"mes:verbosity", INPUT_INT, &mp->verbosity, "0", NULL, "solver log detail 0..2"},
+      {"mes:verbosity", INPUT_INT, &mp->verbosity, "0", ">=0 <=2", "solver log detail 0..2"},
       INPUT_KEYS_END};
   input_declare_key(in, NULL, "mes:mass");
   input_declare_key(in, NULL, "mes:kappa");
   input_read(in, NULL, keys);
-  if (has_kappa) {
-    if (!(mp->kappa > 0))
-      hr_fatal(HR_EXIT_INPUT, "%s: mes:kappa: must be > 0 (got %g)", input_filename(in),
-               mp->kappa);
-    mp->m0 = 1.0 / (2.0 * mp->kappa) - 4.0;
-  }
-  if (!(mp->precision > 0 && mp->precision < 1))
-    hr_fatal(HR_EXIT_INPUT, "%s: mes:precision: must be in (0, 1) (got %g)", input_filename(in),
-             mp->precision);
-  if (mp->maxiter < 1)
-    hr_fatal(HR_EXIT_INPUT, "%s: mes:maxiter: must be >= 1 (got %d)", input_filename(in),
-             mp->maxiter);
+  read_smearing_params(in, mp);
+  if (has_kappa) mp->m0 = 1.0 / (2.0 * mp->kappa) - 4.0;
 }
 
 int main(int argc, char **argv) {
@@ -123,13 +166,30 @@ int main(int argc, char **argv) {
   sp.verbosity = mp.verbosity;
   const int origin[4] = {0, 0, 0, 0};
   const dirac_op D = dirac_op_make(u, mp.m0, mp.csw, &bc);
+  const int smeared = mp.smear_source || mp.smear_sink;
+  /* channel names: plain for a local source and sink, else with _<source><sink> */
+  char (*label)[32] = malloc((size_t)nch * sizeof *label);
+  for (int c = 0; c < nch; c++)
+    snprintf(label[c], sizeof label[c], smeared ? "%s_%c%c" : "%s", ch[c].name,
+             mp.smear_source ? 's' : 'l', mp.smear_sink ? 's' : 'l');
+  if (smeared)
+    lprintf("MESONS", 10, "Gaussian smearing of the %s: kappa_s = %.15g, %d steps, links %s "
+            "(%d steps, ape_alpha %g, stout_rho %g, hyp %g %g %g)\n",
+            mp.smear_source ? (mp.smear_sink ? "source and sink" : "source") : "sink",
+            mp.qsp.kappa, mp.qsp.steps, smear_kind_name(mp.qsp.links.kind), mp.qsp.links.steps,
+            mp.qsp.links.alpha, mp.qsp.links.rho, mp.qsp.links.hyp[0], mp.qsp.links.hyp[1],
+            mp.qsp.links.hyp[2]);
   for (int i = 0; i < nconf; i++) {
     char err[1024];
     if (archive_read_checked(confs[i], HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err,
                              sizeof err) != 0)
       hr_fatal(HR_EXIT_IO, "mk_mesons: %s", err);
     /* the operator follows the links just read (their new version) by itself */
-    const hr_solver_status s = propagator_point(prop, &D, origin, mp.mixed, &sp, res);
+    quark_smearing qs = {NULL, 0, 0};
+    if (smeared) quark_smearing_init(&qs, u, &bc, &mp.qsp);
+    const hr_solver_status s = propagator_smeared_point(prop, &D, origin,
+                                                        mp.smear_source ? &qs : NULL, mp.mixed,
+                                                        &sp, res);
     int iters = 0;
     double worst = 0;
     for (int k = 0; k < 4 * NF; k++) {
@@ -143,16 +203,19 @@ int main(int argc, char **argv) {
                confs[i], solver_status_name(s), worst, mp.precision, mp.maxiter, mp.m0);
     lprintf("MESONS", 10, "%s: %d solves, %d iterations in all, worst |b - D x|/|b| = %.3e\n",
             confs[i], 4 * NF, iters, worst);
+    if (mp.smear_sink) propagator_smear_sink(prop, &qs);
+    if (smeared) quark_smearing_free(&qs);
     meson_correlators(prop, 0, nch, ch, corr);
     if (hr_rank() == 0) {
       for (int c = 0; c < nch; c++) {
-        printf("conf=%s m0=%.15g csw=%.15g channel=%s C=", confs[i], mp.m0, mp.csw, ch[c].name);
+        printf("conf=%s m0=%.15g csw=%.15g channel=%s C=", confs[i], mp.m0, mp.csw, label[c]);
         for (int t = 0; t < GLB_T; t++) printf(" %.15e", corr[c * GLB_T + t]);
         printf("\n");
       }
       fflush(stdout);
     }
   }
+  free(label);
   free(corr);
   free_spinor_field_f(prop);
   free_gfield(u);

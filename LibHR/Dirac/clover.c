@@ -14,6 +14,7 @@
 #include "gamma.h"
 #include "geometry.h"
 #include "hr_error.h"
+#include "reduction.h"
 #include "suN.h"
 
 #define D_ CLOVER_BLOCK_DIM
@@ -203,15 +204,18 @@ void clover_block_inverse(hr_complex *out, const dirac_op *D, int ix, int chiral
          sizeof(hr_complex) * D_ * D_);
 }
 
+const clover_field *clover_inverse_field(const dirac_op *D) {
+  const dirac_clover_state *cs = dirac_clover_state_of(D);
+  return cs == NULL ? NULL : &cs->blk[1];
+}
+
 double clover_logdet(const dirac_op *D, int parity) {
   const geometry_descriptor *g = geometry_of_parity(parity);
   const dirac_clover_state *cs = dirac_clover_state_of(D);
   if (cs == NULL) /* 4 + m0 on every site: 4 NF eigenvalues per site */
     return (double)(parity == HR_PARITY_BOTH ? GLB_VOLUME : GLB_VOLUME / 2) * 4 * NF *
            log(4. + D->m0);
-  /* CLOVER_LOGDET_SUM */
-  double s = 0.;
-  _OMP_MASTER_FOR_SUM(g, ix, s) { s += cs->logdet_site[ix - glattice.master_shift]; }
-  global_sum(&s, 1);
+  double s; /* the reduction policy: the same bits on every grid, thread count, backend */
+  global_sum_sites(g, cs->logdet_site + (g->master_shift - glattice.master_shift), 1, &s);
   return s;
 }

@@ -70,7 +70,7 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_PACK(ls) ((const suNf *)(ls)->pack)
 #define DOP_GPU_LINKS GPU_LINKS_DBL
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk)
-#define DOP_G5(out, in) spinor_field_g5_f(out, in)
+#define DOP_G5(out, in) g5_spinor_field(out, in)
 #include "dirac_ops_template.c"
 
 #define DOP_SFX _flt
@@ -83,7 +83,7 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_PACK(ls) ((const suNf_flt *)(ls)->pack_flt)
 #define DOP_GPU_LINKS GPU_LINKS_FLT
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk_flt)
-#define DOP_G5(out, in) spinor_field_g5_f_flt(out, in)
+#define DOP_G5(out, in) g5_spinor_field_flt(out, in)
 #include "dirac_ops_template.c"
 
 /* ------------------------------------------------------------------ solver interface */

@@ -6,6 +6,7 @@
  * which is also the barrier), then process 0 renames the file (or removes it on failure).
  * Doc/archives_and_observables.md describes formats and protocol. */
 #include "archive.h"
+#include "archive_formats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,6 +153,8 @@ const char *archive_format_name(hr_archive_format f) {
   switch (f) {
   case HR_ARCHIVE_HIREP: return "HiRep";
   case HR_ARCHIVE_OPENQCD: return "openQCD";
+  case HR_ARCHIVE_ILDG: return "ILDG";
+  case HR_ARCHIVE_NERSC: return "NERSC";
   default: return "unknown";
   }
 }
@@ -160,6 +163,8 @@ hr_archive_format archive_format_from_name(const char *name) {
   if (name == NULL) return HR_ARCHIVE_UNKNOWN;
   if (strcasecmp(name, "hirep") == 0) return HR_ARCHIVE_HIREP;
   if (strcasecmp(name, "openqcd") == 0) return HR_ARCHIVE_OPENQCD;
+  if (strcasecmp(name, "ildg") == 0) return HR_ARCHIVE_ILDG;
+  if (strcasecmp(name, "nersc") == 0) return HR_ARCHIVE_NERSC;
   return HR_ARCHIVE_UNKNOWN;
 }
 
@@ -170,6 +175,8 @@ static int extent_plausible(long v) { return v >= 1 && v <= MAX_EXTENT; }
 static int header_as(hr_archive_format format, const unsigned char *h, hr_archive_info *info) {
   memset(info->size, 0, sizeof info->size);
   info->format = format;
+  info->precision = 64;
+  info->has_plaquette = 1;
   long long vol = 1;
   int ok = 1;
   if (format == HR_ARCHIVE_HIREP) {
@@ -198,6 +205,9 @@ static int header_as(hr_archive_format format, const unsigned char *h, hr_archiv
 
 int archive_probe(const char *path, hr_archive_info *info, char *err, size_t errlen) {
   memset(info, 0, sizeof *info);
+  /* the community formats announce themselves (archive_ildg.c, archive_nersc.c) */
+  if (ildg_is_lime(path)) return ildg_probe(path, info, err, errlen);
+  if (nersc_is_nersc(path)) return nersc_probe(path, info, err, errlen);
   int fd = open(path, O_RDONLY);
   if (fd < 0) {
     set_err(err, errlen, "%s: cannot open the configuration file: %s", path, strerror(errno));
@@ -485,6 +495,18 @@ static double header_plaquette(hr_archive_format format, hr_archive_bc bc, const
 
 int archive_read_checked(const char *path, hr_archive_format format, hr_archive_bc bc,
                          suNg_field *u, char *err, size_t errlen) {
+  /* ILDG and NERSC: their own readers (archive_ildg.c, archive_nersc.c) */
+  const int lime = ildg_is_lime(path), nersc = !lime && nersc_is_nersc(path);
+  if (format == HR_ARCHIVE_ILDG || format == HR_ARCHIVE_NERSC ||
+      (format == HR_ARCHIVE_UNKNOWN && (lime || nersc))) {
+    if ((format == HR_ARCHIVE_ILDG && !lime) || (format == HR_ARCHIVE_NERSC && !nersc)) {
+      set_err(err, errlen, "%s: not in the %s format (%s)", path, archive_format_name(format),
+              format == HR_ARCHIVE_ILDG ? "no LIME record header at its start"
+                                        : "it does not start with BEGIN_HEADER");
+      return -1;
+    }
+    return lime ? ildg_read_checked(path, u, err, errlen) : nersc_read_checked(path, u, err, errlen);
+  }
   hr_archive_info info;
   /* every process reads the header and reaches the same verdict */
   if (!all_ok(check_header(path, format, &info, err, errlen) == 0)) {
@@ -545,6 +567,7 @@ static int ofile_temp_name(hr_ofile *f, char *buf, size_t len) {
 
 int archive_write_checked(const char *path, hr_archive_format format, hr_archive_bc bc,
                           suNg_field *u, char *err, size_t errlen) {
+  if (format == HR_ARCHIVE_ILDG) return archive_write_ildg_checked(path, u, 64, NULL, err, errlen);
   if (format != HR_ARCHIVE_HIREP && format != HR_ARCHIVE_OPENQCD) {
     set_err(err, errlen, "%s: cannot write format '%s'", path, archive_format_name(format));
     return -1;

@@ -1,7 +1,8 @@
 /* input_file.c -- the reader of LibHR input files: parsing of "key = value" lines, "//"
  * comments and "name { ... }" blocks; typed, fully validated reading of keys from tables;
  * bookkeeping of the keys read, so that unknown keys are reported with the nearest valid
- * spelling. Every message has the form "file:line: key: what is wrong". */
+ * spelling; ranges of numeric keys; errors in values checked by the programs (input_fail).
+ * Every message has the form "file:line: key: what is wrong". */
 #include "input_file.h"
 #include "hr_error.h"
 
@@ -519,8 +520,57 @@ static const char *nearest_choice(const char *choices, const char *value, char *
   return best;
 }
 
-/* Check `value` against the type of k and store it in k->target (when not NULL). Returns 0,
- * or -1 with the reason (e.g. "malformed value 'x' (expected an integer)") in why. */
+/* Whether v satisfies the range `spec` of a numeric key (conditions ">x", ">=x", "<x", "<=x"
+ * separated by spaces). Returns 1 (inside), 0 (outside), or -1 when spec is malformed (a bug
+ * in the program's key table); the conditions in words ("> 0 and < 1") go to `words`. */
+static int in_range(const char *spec, double v, char *words, size_t wordslen) {
+  int inside = 1;
+  size_t n = 0;
+  words[0] = '\0';
+  for (const char *c = spec; *c != '\0';) {
+    if (*c == ' ') {
+      c++;
+      continue;
+    }
+    if (*c != '<' && *c != '>') return -1;
+    int greater = *c == '>', or_equal = c[1] == '=';
+    c += 1 + or_equal;
+    char *end;
+    double bound = strtod(c, &end);
+    if (end == c || (*end != ' ' && *end != '\0')) return -1;
+    int ok = greater ? (or_equal ? v >= bound : v > bound) : (or_equal ? v <= bound : v < bound);
+    inside = inside && ok;
+    if (n < wordslen)
+      n += (size_t)snprintf(words + n, wordslen - n, "%s%s%s %.*s", n ? " and " : "",
+                            greater ? ">" : "<", or_equal ? "=" : "", (int)(end - c), c);
+    c = end;
+  }
+  return inside;
+}
+
+/* Range check of a numeric key k whose value v was written `shown`: 0 inside (or no range),
+ * -1 outside with the reason in why, -2 for a malformed range in the key table. */
+static int check_range(const input_key *k, double v, const char *shown, char *why,
+                       size_t whylen) {
+  if (k->choices == NULL) return 0;
+  char words[256];
+  int inside = in_range(k->choices, v, words, sizeof words);
+  if (inside < 0) {
+    snprintf(why, whylen, "malformed range '%s' in the program's key table (a bug in the program)",
+             k->choices);
+    return -2;
+  }
+  if (inside) return 0;
+  if (k->help != NULL && *k->help != '\0')
+    snprintf(why, whylen, "value %s out of range: must be %s (%s)", shown, words, k->help);
+  else
+    snprintf(why, whylen, "value %s out of range: must be %s", shown, words);
+  return -1;
+}
+
+/* Check `value` against the type and range of k and store it in k->target (when not NULL).
+ * Returns 0, or -1 with the reason (e.g. "malformed value 'x' (expected an integer)") in why,
+ * or -2 when the key table itself is wrong (a bug in the program). */
 static int convert_value(const input_key *k, const char *value, char *why, size_t whylen) {
   char expected[512];
   char shortbuf[80];
@@ -546,6 +596,8 @@ static int convert_value(const input_key *k, const char *value, char *why, size_
                  shown, lo, hi);
         return -1;
       }
+      int range = check_range(k, (double)v, shown, why, whylen);
+      if (range != 0) return range;
       if (k->target != NULL) {
         if (k->type == INPUT_INT)
           *(int *)k->target = (int)v;
@@ -566,6 +618,8 @@ static int convert_value(const input_key *k, const char *value, char *why, size_
         snprintf(why, whylen, "value '%s' is not a finite number (expected a number)", shown);
         return -1;
       }
+      int range = check_range(k, v, shown, why, whylen);
+      if (range != 0) return range;
       if (k->target != NULL) *(double *)k->target = v;
       return 0;
     }
@@ -630,6 +684,27 @@ static const char *placeholder(const input_key *k) {
 
 /* ------------------------------------------------------------------ reading tables */
 
+/* An entry of block bi (-1: top level) that no table has read, whose key is not valid
+ * anywhere and is a near spelling of `key`: the likely misspelling of a missing key. */
+static const input_entry *near_unread_entry(const input_file *in, int bi, const char *key) {
+  const input_entry *best = NULL;
+  int best_dist = INT_MAX;
+  for (int i = 0; i < in->n_entries; i++) {
+    const input_entry *e = &in->entries[i];
+    if (e->block != bi || e->used) continue;
+    int known = 0;
+    for (int j = 0; j < in->n_known_keys && !known; j++)
+      known = strcmp(in->known_keys[j].key, e->key) == 0;
+    if (known) continue;
+    int dist = suggestion_distance(e->key, key);
+    if (dist < best_dist) {
+      best_dist = dist;
+      best = e;
+    }
+  }
+  return best;
+}
+
 /* Read `keys` from block index `bi` (-1: top level) of the scope `scope` (NULL: top level).
  * When the scope is a block the file lacks, bi is -2 and only defaults apply. */
 static int read_scope(input_file *in, int bi, const char *scope, const input_key *keys,
@@ -644,13 +719,20 @@ static int read_scope(input_file *in, int bi, const char *scope, const input_key
     if (ei >= 0) {
       input_entry *e = &in->entries[ei];
       e->used = 1;
-      if (convert_value(k, e->value, why, sizeof why) != 0) {
+      int rc = convert_value(k, e->value, why, sizeof why);
+      if (rc != 0) {
         set_error(errbuf, errlen, in->name, e->line, k->name, "%s", why);
+        in->error_is_internal = rc == -2;
         return -1;
       }
       continue;
     }
     if (k->default_value == NULL) {
+      const input_entry *misspelt = bi >= -1 ? near_unread_entry(in, bi, k->name) : NULL;
+      if (misspelt != NULL) {
+        unknown_key_message(in, misspelt, scope, errbuf, errlen);
+        return -1;
+      }
       char help[512] = "";
       if (k->help != NULL && *k->help != '\0') snprintf(help, sizeof help, " (%s)", k->help);
       if (scope == NULL)
@@ -667,7 +749,7 @@ static int read_scope(input_file *in, int bi, const char *scope, const input_key
                   scope, scope, k->name, placeholder(k), help);
       return -1;
     }
-    if (convert_value(k, k->default_value, why, sizeof why) != 0) {
+    if (convert_value(k, k->default_value, why, sizeof why) != 0) { /* default out of range too */
       set_error(errbuf, errlen, in->name, 0, k->name,
                 "invalid default value in the program's key table: %s (a bug in the program)",
                 why);
@@ -784,4 +866,50 @@ int input_check_unused(const input_file *in, char *errbuf, size_t errlen) {
 void input_finish(input_file *in) {
   char err[2048];
   if (input_check_unused(in, err, sizeof err) != 0) hr_fatal(HR_EXIT_INPUT, "%s", err);
+}
+
+/* ------------------------------------------------------------------ errors in values */
+
+int input_key_line(const input_file *in, const char *block, const char *key) {
+  int bi = -1;
+  if (block != NULL) {
+    bi = find_block(in, block, 0);
+    if (bi < 0) return 0;
+  }
+  int ei = find_entry(in, bi, key);
+  return ei >= 0 ? in->entries[ei].line : 0;
+}
+
+/* input_value_error with a va_list. */
+static void value_error(const input_file *in, const char *block, const char *key, char *errbuf,
+                        size_t errlen, const char *fmt, va_list ap) {
+  char why[1536];
+  vsnprintf(why, sizeof why, fmt, ap);
+  int line = input_key_line(in, block, key);
+  if (line > 0) {
+    set_error(errbuf, errlen, in->name, line, key, "%s", why);
+    return;
+  }
+  int bi = block != NULL ? find_block(in, block, 0) : -1;
+  line = bi >= 0 ? in->blocks[bi].line : in->nlines;
+  set_error(errbuf, errlen, in->name, line, key, "%s (the file does not set %s: its default "
+            "value is at fault; add a line '%s = ...')", why, key, key);
+}
+
+void input_value_error(const input_file *in, const char *block, const char *key, char *errbuf,
+                       size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  value_error(in, block, key, errbuf, errlen, fmt, ap);
+  va_end(ap);
+}
+
+_Noreturn void input_fail(const input_file *in, const char *block, const char *key,
+                          const char *fmt, ...) {
+  char err[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  value_error(in, block, key, err, sizeof err, fmt, ap);
+  va_end(ap);
+  hr_fatal(HR_EXIT_INPUT, "%s", err);
 }

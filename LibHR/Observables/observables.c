@@ -18,60 +18,13 @@
 #include "linear_algebra.h"
 #include "observables_gpu.h"
 #include "observables_sites.h"
+#include "reduction.h"
 #include "suN.h"
 /* ------------------------------------------------------------------ reproducible sums */
 
-/* Sums over sites are exact and so independent of the order of summation (threads, process
- * grid): each value (|v| < 2^10) is split into 4 integer-valued limbs of 22 bits (v = (l0 +
- * l1 2^-22 + l2 2^-44 + l3 2^-66) 2^-12, the last limb rounded, i.e. 2^-78 absolute
- * resolution); sums of integer-valued doubles below 2^53 are exact, which holds for fewer
- * than 2^31 sites. The limb sums are combined in a fixed order at the end. Values beyond
- * 2^10 (only in damaged fields) fall back to a plain sum. */
-#define EXACT_LIMBS 4
-#define EXACT_TOP 1024.0
-
-static inline void exact_split(double v, double limb[EXACT_LIMBS]) {
-  double x = v * 0x1p12; /* |x| < 2^22 */
-  for (int k = 0; k < EXACT_LIMBS - 1; ++k) {
-    const double a = trunc(x);
-    limb[k] = a;
-    x = (x - a) * 0x1p22; /* both steps exact */
-  }
-  limb[EXACT_LIMBS - 1] = nearbyint(x);
-}
-
-/* The sum of v[0 .. n-1] over this process, plus the same of every other process. */
-static double exact_global_sum(const double *v, long n) {
-  double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0;
-  int out_of_range = 0;
-  HR_OMP_PRAGMA(omp parallel for schedule(static) reduction(+ : l0, l1, l2, l3)
-                    reduction(| : out_of_range))
-  for (long i = 0; i < n; ++i) {
-    if (!(fabs(v[i]) < EXACT_TOP)) {
-      out_of_range = 1;
-      continue;
-    }
-    double l[EXACT_LIMBS];
-    exact_split(v[i], l);
-    l0 += l[0];
-    l1 += l[1];
-    l2 += l[2];
-    l3 += l[3];
-  }
-  /* a value out of range (a damaged field): plain sum, which keeps Inf / NaN visible */
-  global_max_int(&out_of_range, 1);
-  if (out_of_range) {
-    double plain = 0.0;
-    HR_OMP_PRAGMA(omp parallel for schedule(static) reduction(+ : plain))
-    for (long i = 0; i < n; ++i)
-      plain += v[i];
-    global_sum(&plain, 1);
-    return plain;
-  }
-  double s[EXACT_LIMBS] = {l0, l1, l2, l3};
-  global_sum(s, EXACT_LIMBS);
-  return (((s[3] * 0x1p-22 + s[2]) * 0x1p-22 + s[1]) * 0x1p-22 + s[0]) * 0x1p-12;
-}
+/* Sums over sites follow the reduction policy of the library (reduction.h): exact, so the
+ * same bits for any thread count, process grid and backend. The per-site arrays below hold
+ * zeros outside the master sites. */
 
 /* k zeroed arrays (one allocation) of n doubles, one per stored site of u's geometry, indexed
  * by ix - master_shift. */
@@ -197,7 +150,7 @@ static double plaquette_sum(const suNg_field *u, int which) {
     v = site_values_new(u, 1, &n);
     _OMP_MASTER_FOR(u->type, ix) { SITE_VALUE(v, u, ix) = obs_site_plaquettes(&hv, ix, which); }
   }
-  const double sum = exact_global_sum(v, n);
+  const double sum = global_sum_exact(v, n);
   free(v);
   return sum;
 }
@@ -271,7 +224,7 @@ hr_complex polyakov_loop(const suNg_field *u) {
     MPI_Send(line, count, MPI_DOUBLE, PROC_UP[0], 701, hr_cart_comm);
 #endif
   free(line);
-  const double tr[2] = {exact_global_sum(re, vs), exact_global_sum(im, vs)};
+  const double tr[2] = {global_sum_exact(re, vs), global_sum_exact(im, vs)};
   free(re);
   const double norm = (double)NG * GLB_X * GLB_Y * GLB_Z;
   return hr_cmplx(tr[0] / norm, tr[1] / norm);
@@ -305,9 +258,9 @@ gauge_action_observables gauge_action_observables_compute(const suNg_field *u, i
     }
   }
   gauge_action_observables r;
-  r.wact = exact_global_sum(w, n);
-  r.yact = exact_global_sum(e, n);
-  r.qtop = exact_global_sum(q, n);
+  r.wact = global_sum_exact(w, n);
+  r.yact = global_sum_exact(e, n);
+  r.qtop = global_sum_exact(q, n);
   free(w);
   return r;
 }

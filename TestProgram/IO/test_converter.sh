@@ -6,7 +6,7 @@
 # exit code 3 and a message naming the file. SU(3) builds; other builds check that the
 # openQCD file is refused. Exit: 0 pass, 1 fail.
 conv=../../Converter/converter
-dir=${HR_STORED_CONFS:-"$HR_SRCDIR/../shared/data/stored_confs"}
+dir=${HR_STORED_CONFS:-"${HR_SRCDIR:-../..}/TestProgram/data"}
 if [ ! -d "$dir" ]; then
   echo "FAIL: stored configurations not found at $dir (HR_SRCDIR=$HR_SRCDIR)"
   exit 1

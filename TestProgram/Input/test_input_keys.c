@@ -1,6 +1,8 @@
 /* test_input_keys.c -- typed reading of keys through tables: full validation of integers,
  * numbers, booleans, choices and strings, defaults, required keys, unknown keys and blocks
- * with suggestions, prefix iteration, and the fatal-error wrappers. */
+ * with suggestions (also for a misspelt required key), ranges of numeric keys, errors in
+ * values reported at the line of their key (input_fail), prefix iteration, and the
+ * fatal-error wrappers. */
 #include <check.h>
 #include <limits.h>
 #include <math.h>
@@ -496,6 +498,89 @@ START_TEST(test_same_input_on_repeated_parse) {
 }
 END_TEST
 
+START_TEST(test_ranges) {
+  int n = 0;
+  double x = 0;
+  long long seed = 0;
+  ck_assert_int_eq(read_one(INPUT_DOUBLE, ">0 <1", "1e-10", &x), 0);
+  ck_assert(x == 1e-10);
+  ck_assert_int_eq(read_one(INPUT_INT, ">=1", "1", &n), 0);
+  ck_assert_int_eq(n, 1);
+  ck_assert_int_eq(read_one(INPUT_LONG, ">=0", "0", &seed), 0);
+  expect_bad_value(INPUT_DOUBLE, ">0 <1", "-1e-10",
+                   "value -1e-10 out of range: must be > 0 and < 1 (a test key)");
+  expect_bad_value(INPUT_DOUBLE, ">0 <1", "0", "value 0 out of range: must be > 0 and < 1 (a test key)");
+  expect_bad_value(INPUT_DOUBLE, ">0 <1", "1", "value 1 out of range: must be > 0 and < 1 (a test key)");
+  expect_bad_value(INPUT_INT, ">=1", "-5", "value -5 out of range: must be >= 1 (a test key)");
+  expect_bad_value(INPUT_INT, ">=1 <=100", "101",
+                   "value 101 out of range: must be >= 1 and <= 100 (a test key)");
+  expect_bad_value(INPUT_LONG, ">=0", "-1", "value -1 out of range: must be >= 0 (a test key)");
+  /* a value outside the range is not stored */
+  n = 77;
+  ck_assert_int_ne(read_one(INPUT_INT, ">=1", "0", &n), 0);
+  ck_assert_int_eq(n, 77);
+  /* a malformed range or a default outside the range is a bug in the program */
+  input_file *in = parse_ok("a = 1\n");
+  input_key bad_range[] = {{"a", INPUT_INT, &n, NULL, ">=one", NULL}, INPUT_KEYS_END};
+  CATCH_FATAL(input_read(in, NULL, bad_range), HR_EXIT_INTERNAL);
+  input_key bad_default[] = {{"b", INPUT_INT, &n, "0", ">=1", NULL}, INPUT_KEYS_END};
+  CATCH_FATAL(input_read(in, NULL, bad_default), HR_EXIT_INTERNAL);
+  input_free(in);
+}
+END_TEST
+
+START_TEST(test_value_errors_name_the_line) {
+  input_file *in = parse_ok("nsteps = 10\n\nmeas every = 3\nsolver {\n  tol = 0.5\n}\n// end\n");
+  ck_assert_int_eq(input_key_line(in, NULL, "meas every"), 3);
+  ck_assert_int_eq(input_key_line(in, "solver", "tol"), 5);
+  ck_assert_int_eq(input_key_line(in, NULL, "tol"), 0);
+  ck_assert_int_eq(input_key_line(in, "nosuchblock", "tol"), 0);
+  input_value_error(in, NULL, "meas every", err, sizeof err, "%d does not divide nsteps = %d", 3, 10);
+  ck_assert_str_eq(err, "run.in:3: meas every: 3 does not divide nsteps = 10");
+  input_value_error(in, "solver", "tol", err, sizeof err, "too large");
+  ck_assert_str_eq(err, "run.in:5: tol: too large");
+  /* a key the file does not set: its block's line, or the last line of the file */
+  input_value_error(in, "solver", "maxiter", err, sizeof err, "too small");
+  ck_assert_str_eq(err, "run.in:4: maxiter: too small (the file does not set maxiter: its "
+                        "default value is at fault; add a line 'maxiter = ...')");
+  input_value_error(in, NULL, "NP_T", err, sizeof err, "wrong grid");
+  ck_assert_str_eq(err, "run.in:7: NP_T: wrong grid (the file does not set NP_T: its default "
+                        "value is at fault; add a line 'NP_T = ...')");
+  EXPECT_FATAL(input_fail(in, NULL, "nsteps", "must be even (got %d)", 10), HR_EXIT_INPUT,
+               "run.in:1: nsteps: must be even (got 10)");
+  input_free(in);
+}
+END_TEST
+
+START_TEST(test_misspelt_required_key) {
+  input_file *in = parse_ok("GLB_T = 8\nseed = 4\nbata = 5.5\nmonomial {\n  mas = 0.1\n}\n// end\n");
+  int t = 0;
+  long long seed = 0;
+  double beta = 0, mass = 0;
+  input_key top[] = {{"GLB_T", INPUT_INT, &t, NULL, NULL, NULL},
+                     {"seed", INPUT_LONG, &seed, NULL, NULL, NULL},
+                     {"beta", INPUT_DOUBLE, &beta, NULL, NULL, "gauge coupling"},
+                     INPUT_KEYS_END};
+  ck_assert_int_ne(input_read_keys(in, NULL, top, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:3: bata: unknown key (did you mean 'beta'?)");
+  input_key block[] = {{"mass", INPUT_DOUBLE, &mass, NULL, NULL, NULL}, INPUT_KEYS_END};
+  ck_assert_int_ne(input_read_keys(in, "monomial", block, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:5: mas: unknown key in block 'monomial' (did you mean 'mass'?)");
+  input_free(in);
+  /* a key of the same scope that is valid (read by another table) is not taken for a
+   * misspelling; nor is a key far from the missing one */
+  in = parse_ok("betas = 1\ngamma_x = 5.5\n");
+  input_key other[] = {{"betas", INPUT_INT, &t, NULL, NULL, NULL}, INPUT_KEYS_END};
+  ck_assert_int_eq(input_read_keys(in, NULL, other, err, sizeof err), 0);
+  input_key need_beta[] = {{"beta", INPUT_DOUBLE, &beta, NULL, NULL, NULL},
+                           {"alpha", INPUT_DOUBLE, &mass, NULL, NULL, NULL},
+                           INPUT_KEYS_END};
+  ck_assert_int_ne(input_read_keys(in, NULL, need_beta, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:2: beta: required key missing; add a line 'beta = <number>'");
+  input_free(in);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("input_keys");
   TCase *values = tcase_create("values");
@@ -512,6 +597,8 @@ int main(void) {
   tcase_add_test(tables, test_malformed_value_in_block_and_fatal);
   tcase_add_test(tables, test_bad_default_is_a_program_bug);
   tcase_add_test(tables, test_same_input_on_repeated_parse);
+  tcase_add_test(tables, test_ranges);
+  tcase_add_test(tables, test_value_errors_name_the_line);
   suite_add_tcase(s, tables);
   TCase *unused = tcase_create("unused");
   tcase_add_test(unused, test_unknown_key_with_suggestion);
@@ -520,6 +607,7 @@ int main(void) {
   tcase_add_test(unused, test_first_problem_by_line);
   tcase_add_test(unused, test_prefix_iteration);
   tcase_add_test(unused, test_declared_key_is_suggested);
+  tcase_add_test(unused, test_misspelt_required_key);
   suite_add_tcase(s, unused);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -1,11 +1,15 @@
 #!/bin/sh
-# test_setup_exit.sh -- runs setup_demo (hr_setup + a key table + input_finish) on every file
-# of inputs/: a bad_*.in file must stop the program with exit code 2 (HR_EXIT_INPUT) and
-# print on stderr exactly the message given on its first line ("// expect: MESSAGE"); a
-# good_*.in file must run and print the log line given there. Also checks the command line
-# (-h, unknown option, missing -i, -o LOGFILE) and, in MPI builds, the same with 2 ranks.
+# test_setup_exit.sh -- runs setup_demo (hr_setup + a key table + input_finish) on the files
+# bad_*.in and good_*.in of inputs/, and check_demo (keys with ranges, a cross-key check, the
+# lattice and process-grid keys) on check_*.in: a *bad_*.in file must stop the program with
+# exit code 2 (HR_EXIT_INPUT) and print on stderr exactly the message given on its first line
+# ("// expect: MESSAGE"); a *good*.in file must run and print the log line given there. Also
+# checks the command line (-h, unknown option, missing -i, -o LOGFILE) and, in MPI builds, the
+# same with 2 ranks, plus mpi2_*.in (process grid against the rank count) with 2 ranks only.
+# check_good.in (a 1x1x1x1 grid) runs on one process only.
 set -u
 prog="$PWD/setup_demo"
+check_prog="$PWD/check_demo"
 inputs="${HR_SRCDIR:?HR_SRCDIR is not set (run through make check)}/TestProgram/Input/inputs"
 HR_MPIRUN="${HR_MPIRUN:-}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hr_setup_exit.XXXXXX") || exit 99
@@ -41,19 +45,29 @@ expect_run() {
   echo "PASS: $name"
 }
 
-run_all() { # $@: launcher prefix (empty, or mpirun -np 2)
-  for file in "$inputs"/bad_*.in "$inputs"/good_*.in; do
+# run_inputs PATTERN PROGRAM [LAUNCHER...]: PROGRAM on every inputs/PATTERN file
+run_inputs() {
+  pattern=$1 program=$2
+  shift 2
+  for file in "$inputs"/$pattern; do
     base=$(basename "$file")
     expected=$(sed -n '1s|^// expect: ||p' "$file")
     [ -n "$expected" ] || { fail "$base: no '// expect:' on line 1"; continue; }
     case $base in
-      bad_*) expect_run "$* $base" 2 err "$expected" "$@" "$prog" -i "$base" ;;
-      *) expect_run "$* $base" 0 out "$expected" "$@" "$prog" -i "$base" ;;
+      *bad_*) expect_run "$* $base" 2 err "$expected" "$@" "$program" -i "$base" ;;
+      *) expect_run "$* $base" 0 out "$expected" "$@" "$program" -i "$base" ;;
     esac
   done
 }
 
+run_all() { # $@: launcher prefix (empty, or mpirun -np 2)
+  run_inputs 'bad_*.in' "$prog" "$@"
+  run_inputs 'good_*.in' "$prog" "$@"
+  run_inputs 'check_bad_*.in' "$check_prog" "$@"
+}
+
 run_all
+run_inputs 'check_good*.in' "$check_prog"
 expect_run "-h" 0 out "usage: setup_demo [-i INPUT_FILE] [-o LOG_FILE] [-h]" "$prog" -h
 expect_run "unknown option" 2 err "setup_demo: unknown option '-x'" "$prog" -i good_full.in -x
 expect_run "stray argument" 2 err "setup_demo: unknown argument 'extra'" "$prog" extra
@@ -76,6 +90,7 @@ fi
 if [ -n "$HR_MPIRUN" ]; then
   # every rank parses the file and finds the error; rank 0 prints it once; exit code kept
   run_all "$HR_MPIRUN" -np 2 --oversubscribe
+  run_inputs 'mpi2_*.in' "$check_prog" "$HR_MPIRUN" -np 2 --oversubscribe
 fi
 
 echo "$checks checks, $failures failures"

@@ -55,7 +55,7 @@ static void it_geometry(const int glb[4], const int np[4]) {
 /* The links of the tests' Dirac operators: u (fundamental gauge links) with boundary
  * conditions bc and clover coefficient csw; the mass is chosen per case by it_op. */
 static dirac_op it_links;
-static void it_set_links(const suNg_field *u, const dirac_bc *bc, double csw) {
+static inline void it_set_links(const suNg_field *u, const dirac_bc *bc, double csw) {
   it_links = dirac_op_make(u, 0., csw, bc);
 }
 /* The operator on the links of it_set_links with mass m0. */

@@ -10,13 +10,18 @@
 #     1e-10 relative (the open-boundary configuration too);
 #  3. a missing / both mass keys, an unknown key -> exit 2 with the key named on stderr;
 #     a missing or corrupt configuration -> exit 3 naming the file; mes:maxiter = 5 ->
-#     exit 5 with "did not converge" and no correlator printed.
+#     exit 5 with "did not converge" and no correlator printed; a negative mes:smear_kappa,
+#     an unknown mes:link_smearing, a negative mes:precision, GLB_T = 5 -> exit 2 with
+#     "file:line: key: ..." on stderr.
+#  4. smeared source and sink (Gaussian, stout-smeared links): channel lines pi_ss ... with
+#     finite values, equal on every process grid to 1e-12; a smeared sink alone gives pi_ls
+#     (HYP links); the cosh effective masses of pi (local) and pi_ss are printed, not asserted;
 #  In builds of another theory than SU(3) the stored files are rejected (exit 3, "wrong gauge
-#  group" / "SU(3) fields only"), and steps 1-3 run on an 8^4 configuration of the build's own
+#  group" / "SU(3) fields only"), and steps 1-4 run on an 8^4 configuration of the build's own
 #  theory made by PureGauge/suN (hot start, a few heatbath steps) in HiRep format.
 # Exit: 0 pass, 1 fail, 77 skip (no stored configurations).
 prog=../../Spectrum/mk_mesons
-confs=${HR_STORED_CONFS:-${HR_SRCDIR:-../..}/../shared/data/stored_confs}
+confs=${HR_STORED_CONFS:-${HR_SRCDIR:-../..}/TestProgram/data}
 pb_hirep=$confs/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1
 pb_oqcd=$confs/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1
 ob_oqcd=$confs/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1
@@ -145,6 +150,47 @@ if [ -n "$HR_MPIRUN" ]; then
   done
 fi
 
+# 4. smeared source and sink
+smear="mes:smear_source = true
+mes:smear_sink = true
+mes:smear_kappa = 0.25
+mes:smear_steps = 5
+mes:link_smearing = stout
+mes:link_smear_steps = 3
+mes:stout_rho = 0.1"
+# finite: every value after C= is a number that is not nan/inf
+finite() { awk '{ n = split($0, a, " C= "); k = split(a[2], v, " "); if (k == 0) bad = 1
+  for (i = 1; i <= k; i++) if (v[i] !~ /^-?[0-9]\.[0-9]+e[-+][0-9]+$/) bad = 1 }
+  END { exit bad + (NR == 0) }' "$1"; }
+# cosh effective masses of the line of channel $2 in file $1
+meff() { grep " channel=$2 C= " "$1" | awk '
+  function cr(m, t, T) { return exp(-m * t) + exp(-m * (T - t)) }
+  { split($0, a, " C= "); T = split(a[2], c, " ")
+    for (t = 0; t < T / 2; t++) { r = c[t + 1] / c[t + 2]; lo = 1e-6; hi = 20
+      for (i = 0; i < 200; i++) { m = (lo + hi) / 2; if (cr(m, t, T) / cr(m, t + 1, T) > r) hi = m; else lo = m }
+      printf " %.4f", m } }'; }
+mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "$smear" >$work/in_smear
+run 1 -i $work/in_smear "$pb_hirep" >$work/ref_smear.out 2>$work/err || bad "mk_mesons (smeared) failed: $(cat $work/err)"
+grep -q 'channel=pi_ss C= ' $work/ref_smear.out || bad "no pi_ss channel line"
+grep -q 'channel=pi C= ' $work/ref_smear.out && bad "smeared run printed an unsmeared channel name"
+finite $work/ref_smear.out || bad "smeared correlators not finite: $(cat $work/ref_smear.out)"
+note "pion effective mass, local:  $(meff $work/ref_hirep.out pi)"
+note "pion effective mass, smeared:$(meff $work/ref_smear.out pi_ss) (kappa_s 0.25, 5 steps, stout links)"
+if [ -n "$HR_MPIRUN" ]; then
+  for grid in "2 1" "2 2"; do
+    set -- $grid
+    mkinput $1 $2 periodic "mes:kappa = 0.13" 1.234 "$smear" >$work/in_smear_grid
+    run $(($1 * $2)) -i $work/in_smear_grid "$pb_hirep" >$work/grid_smear.out 2>$work/err || bad "grid $1x$2 (smeared): $(cat $work/err)"
+    compare $work/ref_smear.out $work/grid_smear.out 1e-12 || bad "grid $1x$2x1x1 (smeared) differs from one process"
+    note "grid $1x$2x1x1: smeared correlators agree with one process to 1e-12"
+  done
+fi
+mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:smear_sink = true
+mes:link_smearing = hyp" >$work/in_sink
+run 1 -i $work/in_sink "$pb_hirep" >$work/sink.out 2>$work/err || bad "mk_mesons (smeared sink) failed: $(cat $work/err)"
+grep -q 'channel=pi_ls C= ' $work/sink.out || bad "no pi_ls channel line"
+finite $work/sink.out || bad "smeared-sink correlators not finite"
+
 # 3. errors: exit code and message
 expect() { # expect CODE PATTERN DESCRIPTION ARGS...
   code=$1 pattern=$2 what=$3
@@ -176,6 +222,22 @@ expect 3 "truncated_conf" "truncated configuration" -i $work/in_pb "$work/trunca
 expect 2 "no configuration" "no configuration argument" -i $work/in_pb
 mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:maxiter = 5" >$work/in_maxiter
 expect 5 "did not converge" "iteration limit 5" -i $work/in_maxiter "$pb_hirep"
+mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:smear_source = true
+mes:smear_kappa = -0.1" >$work/in_skappa
+expect 2 "in_skappa:[0-9]*: mes:smear_kappa: must be in \[0, 100\] (got -0.1)" \
+  "negative smearing kappa" -i $work/in_skappa "$pb_hirep"
+# impossible values stop before any work, naming file, line and key
+sed 's/^mes:precision *=.*/mes:precision = -1e-10/' $work/in_pb >$work/in_negprec
+line=$(grep -n '^mes:precision' $work/in_negprec | cut -d: -f1)
+expect 2 "in_negprec:$line: mes:precision: value -1e-10 out of range: must be > 0 and < 1" \
+  "negative precision" -i $work/in_negprec "$pb_hirep"
+sed 's/^GLB_T *=.*/GLB_T = 5/' $work/in_pb >$work/in_glb5
+line=$(grep -n '^GLB_T' $work/in_glb5 | cut -d: -f1)
+expect 2 "in_glb5:$line: GLB_T: GLB_T = 5: the global lattice extent must be an even number" \
+  "odd GLB_T" -i $work/in_glb5 "$pb_hirep"
+mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:smear_sink = true
+mes:link_smearing = gaussian" >$work/in_lsmear
+expect 2 "mes:link_smearing" "unknown link smearing" -i $work/in_lsmear "$pb_hirep"
 
 [ $fail -eq 0 ] && rm -rf $work
 exit $fail

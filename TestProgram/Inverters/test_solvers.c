@@ -28,9 +28,9 @@ static void direct_apply(dirac_form kind, double m0, spinor_field *out,
 static double direct_residual(dirac_form kind, double m0, double shift,
                               const spinor_field *b, const spinor_field *x, spinor_field *t) {
   direct_apply(kind, m0, t, x);
-  spinor_field_mul_add_assign_f(t, shift, x);
-  spinor_field_sub_f(t, b, t);
-  return sqrt(spinor_field_sqnorm_f(t) / spinor_field_sqnorm_f(b));
+  mul_add_assign_spinor_field(t, shift, x);
+  sub_spinor_field(t, b, t);
+  return sqrt(sqnorm_spinor_field(t) / sqnorm_spinor_field(b));
 }
 
 /* Q_eo^2 + shift, applied directly (the separate solves of the multi-shift test). */
@@ -40,13 +40,13 @@ typedef struct {
 static void shifted_apply(spinor_field *out, const spinor_field *in, void *c) {
   const shifted_op *s = c;
   direct_apply(DIRAC_FORM_QEO2, s->m0, out, in);
-  spinor_field_mul_add_assign_f(out, s->shift, in);
+  mul_add_assign_spinor_field(out, s->shift, in);
 }
 
 /* |x - y| / |y|. */
 static double rel_diff(const spinor_field *x, const spinor_field *y, spinor_field *t) {
-  spinor_field_sub_f(t, x, y);
-  return sqrt(spinor_field_sqnorm_f(t) / spinor_field_sqnorm_f(y));
+  sub_spinor_field(t, x, y);
+  return sqrt(sqnorm_spinor_field(t) / sqnorm_spinor_field(y));
 }
 
 /* Every solver on one operator set-up (links already set), for mass m0. */
@@ -99,7 +99,7 @@ static void solvers_case(const char *label, double m0, double tol) {
     CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "%s%s on D: status %d residual %.3e",
           ne ? "CGNE" : "CGNR", mixed ? "-mixed" : "", s, res);
   }
-  spinor_field_copy_f(x + 1, x); /* CGNR-mixed solution of D x = b */
+  copy_spinor_field(x + 1, x); /* CGNR-mixed solution of D x = b */
 
   /* BiCGstab on D and on Dphi_eopre; MINRES on Q */
   s = bicgstab_solve(&D, b, x, &p, &r);
@@ -224,7 +224,7 @@ static void stored_case(const int np[4]) {
     snprintf(path, sizeof path, "%s/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", confs);
   else
     snprintf(path, sizeof path,
-             "%s/../shared/data/stored_confs/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1",
+             "%s/TestProgram/data/HiRep_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1",
              srcdir != NULL ? srcdir : "../..");
   const int glb[4] = {8, 8, 8, 8};
   it_geometry(glb, np);

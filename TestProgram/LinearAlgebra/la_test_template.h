@@ -2,14 +2,14 @@
  * with
  *   LT_FIELD  field type (spinor_field / spinor_field_flt)
  *   LT_REAL   its real type (double / float)
- *   LT_TAG    function suffix (_f / _f_flt)
+ *   LT_TAG    suffix of the helper names (_f / _f_flt)
  *   LT_EPS    unit roundoff of LT_REAL
  *   LT_GPU_TOL  allowed relative difference between the GPU and the CPU path
  * Every operation runs on the CPU backend and, in GPU builds, on the GPU backend from the same
  * inputs; both are compared with a long-double reference computed here from the inputs, and
  * with each other. No include guard. */
 
-#define LT_F_(op) HR_CAT(HR_CAT(spinor_field_, op), LT_TAG)
+#define LT_F_(op) HR_CAT(op##_, LT_FIELD)
 #define LT_(name) HR_CAT(name, LT_TAG)
 #define LT_NR_ (8 * NF)
 

@@ -12,8 +12,8 @@
  *   the fused CG update gives x + a p, r - a q and |r|^2 of the new r;
  *   double <-> single conversions round / widen exactly;
  *   fields on different geometries (and cg_update on repeated fields) stop with a message.
- * Results are printed as VALUE lines that run_grids.sh compares between process grids:
- * streaming results bit for bit, reductions to rounding. */
+ * Results are printed as VALUE lines that run_grids.sh compares between process grids
+ * (reductions are exact sums, reduction.h, and bitwise equal as well: test_reduction). */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -62,8 +62,8 @@ static void test_conversions(const geometry_descriptor *g, const char *gname, co
   const int nb = HR_GPU_ENABLED ? 2 : 1;
   for (int ib = 0; ib < nb; ib++) {
     hr_backend_set(ib ? HR_BACKEND_GPU : HR_BACKEND_CPU);
-    assign_sd2s(s, &d[0]);
-    assign_s2sd(&d[1], s);
+    to_flt_spinor_field(s, &d[0]);
+    to_dbl_spinor_field_flt(&d[1], s);
     const suNf_spinor *x = sync_host_spinor_field(&d[0]), *y = sync_host_spinor_field(&d[1]);
     const suNf_spinor_flt *f = sync_host_spinor_field_flt(s);
     int ok = 1;
@@ -98,13 +98,13 @@ static void test_misuse(void) {
   hr_error_set_test_handler(on_error);
   int stopped = 0;
   if (setjmp(error_jump) == 0)
-    spinor_field_add_f(&full[0], &full[1], even);
+    add_spinor_field(&full[0], &full[1], even);
   else
     stopped = strstr(hr_last_error(), "different geometries") != NULL;
   CHECK(stopped, "mixing glattice and glat_even fields did not stop: '%s'", hr_last_error());
   stopped = 0;
   if (setjmp(error_jump) == 0)
-    spinor_field_cg_update_f(&full[0], &full[1], 1.0, &full[1], &full[0]);
+    cg_update_spinor_field(&full[0], &full[1], 1.0, &full[1], &full[0]);
   else
     stopped = strstr(hr_last_error(), "different fields") != NULL;
   CHECK(stopped, "cg_update on repeated fields did not stop: '%s'", hr_last_error());

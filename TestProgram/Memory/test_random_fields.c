@@ -45,7 +45,10 @@ static void test_spinor(const char *name) {
   const hr_rng_state st = rng_get_state();
   spinor_field *s = alloc_spinor_field_f(1, &glattice);
   gaussian_spinor_field(s);
-  CHECK(s->current == HR_COPY_HOST, "gaussian_spinor_field: host copy must be current");
+  const int drawn_on = hr_backend_current() == HR_BACKEND_GPU ? HR_COPY_GPU : HR_COPY_HOST;
+  CHECK(s->current == drawn_on, "gaussian_spinor_field: only the copy of the backend (%d) must "
+        "be current, not %d", drawn_on, s->current);
+  sync_host_spinor_field(s); /* the GPU path's numbers are checked against the streams too */
   CHECK(rng_get_state().draw == st.draw + 1, "one draw per field");
   if (HR_GPU_ENABLED) { /* a trip through the device must not change a bit */
     gpu_write_spinor_field(s);
@@ -83,6 +86,7 @@ static void test_spinor(const char *name) {
   rng_set_state(st);
   spinor_field_flt *sf = alloc_spinor_field_f_flt(1, &glattice);
   gaussian_spinor_field_flt(sf);
+  sync_host_spinor_field_flt(sf);
   ok = 1;
   _MASTER_FOR(&glattice, ix) {
     const double *x = (const double *)_FIELD_AT(s, ix);
@@ -98,6 +102,7 @@ static void test_spinor(const char *name) {
     rng_set_state(st);
     spinor_field *e = alloc_spinor_field_f(1, g);
     gaussian_spinor_field(e);
+    sync_host_spinor_field(e);
     ok = 1;
     _MASTER_FOR(g, ix) ok &= memcmp(_FIELD_AT(e, ix), _FIELD_AT(s, ix), sizeof(suNf_spinor)) == 0;
     CHECK(ok, "%s field differs from the %s sites of the glattice field",
@@ -148,6 +153,7 @@ static void test_gauge(const char *name) {
   const hr_rng_state st2 = rng_get_state();
   suNg_av_field *m = alloc_avfield(&glattice);
   gaussian_momenta(m);
+  sync_host_suNg_av_field(m);
   ok = 1;
   double stats[3] = {0, 0, 0};
   uint64_t sum2[2] = {0, 0};

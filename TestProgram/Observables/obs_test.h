@@ -50,7 +50,7 @@ static suNg_field *ot_gauge_new(void) { return alloc_gfield(&glattice); }
 static void ot_gauge_free(suNg_field *u) { free_gfield(u); }
 
 /* Folder of the stored configurations: $HR_STORED_CONFS if set, else
- * $HR_SRCDIR/../shared/data/stored_confs (HR_SRCDIR: the source tree, set by make check);
+ * $HR_SRCDIR/TestProgram/data (HR_SRCDIR: the source tree, set by make check);
  * stops the test with FAIL when it is not there. */
 static inline const char *ot_stored_dir(void) {
   static char dir[4096];
@@ -58,13 +58,13 @@ static inline const char *ot_stored_dir(void) {
   if (env != NULL && env[0] != '\0')
     snprintf(dir, sizeof dir, "%s", env);
   else
-    snprintf(dir, sizeof dir, "%s/../shared/data/stored_confs", src ? src : ".");
+    snprintf(dir, sizeof dir, "%s/TestProgram/data", src ? src : "../..");
   struct stat st;
   if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return dir;
   if (hr_rank() == 0)
     fprintf(stderr,
             "FAIL: the stored configurations are missing: no folder %s (HR_SRCDIR=%s); run the "
-            "tests with make check, or set HR_STORED_CONFS to the stored_confs folder\n",
+            "tests with make check, or set HR_STORED_CONFS to the folder of the stored configurations\n",
             dir, src ? src : "(unset)");
 #if HR_WITH_MPI
   MPI_Abort(MPI_COMM_WORLD, 1);

@@ -1,0 +1,73 @@
+#!/bin/sh
+# test_hmc_restart.sh -- HMC/hmc: a run stopped after trajectory 2 and restarted from its saved
+# configuration writes bitwise the same configuration, generator state and trajectory lines
+# at trajectory 4 as an uninterrupted run; a bad input value stops before any work with the
+# file and a non-zero exit code. Exit: 0 pass, 1 fail.
+hmc=../../HMC/hmc
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OMP_WAIT_POLICY
+work=hmc_restart_tmp
+rm -rf $work && mkdir -p $work/a $work/b || exit 99
+fail=0
+check() { # check DESCRIPTION COMMAND...
+  d=$1
+  shift
+  if "$@"; then echo "PASS: $d"; else echo "FAIL: $d"; fail=1; fi
+}
+input() { # input FILE NTRAJ START DIR
+  cat > "$1" <<EOI
+GLB_T = 4
+GLB_X = 4
+GLB_Y = 4
+GLB_Z = 4
+csw = 1.0
+seed = 31
+gauge start = $3
+ntraj = $2
+tlen = 0.5
+save freq = 2
+conf dir = $4
+run name = hr
+monomial {
+  type = gauge
+  beta = 5.6
+  level = 1
+}
+monomial {
+  type = hmc
+  mass = 0.1
+  level = 0
+}
+integrator {
+  level = 0
+  type = omf2
+  steps = 3
+}
+integrator {
+  level = 1
+  type = lf
+  steps = 2
+}
+log:default = 0
+EOI
+}
+input $work/full.in 4 hot $work/a
+input $work/first.in 2 hot $work/b
+input $work/second.in 4 $work/b/hr_n2 $work/b
+OMP_NUM_THREADS=2 $hmc -i $work/full.in > $work/full.out 2>&1 || fail=1
+OMP_NUM_THREADS=1 $hmc -i $work/first.in > $work/first.out 2>&1 || fail=1
+OMP_NUM_THREADS=2 $hmc -i $work/second.in > $work/second.out 2>&1 || fail=1
+check "uninterrupted run saved trajectory 4" test -s $work/a/hr_n4
+check "restarted run: configuration at trajectory 4 bitwise equal" cmp -s $work/a/hr_n4 $work/b/hr_n4
+check "restarted run: generator state equal" cmp -s $work/a/hr_n4.rng $work/b/hr_n4.rng
+grep 'traj=[34] ' $work/full.out | sed 's/^.*traj=/traj=/; s/ seconds=.*//; s/ solver_seconds=.*//' > $work/m1
+grep 'traj=[34] ' $work/second.out | sed 's/^.*traj=/traj=/; s/ seconds=.*//; s/ solver_seconds=.*//' > $work/m2
+check "trajectory lines 3-4 equal" sh -c "test -s $work/m1 && cmp -s $work/m1 $work/m2"
+check "restart continues at trajectory 3" sh -c "! grep -q 'traj=[12] ' $work/second.out"
+sed 's/^ntraj = 4/ntraj = -1/' $work/full.in > $work/bad.in
+$hmc -i $work/bad.in > $work/bad.out 2>&1
+rc=$?
+check "ntraj = -1 stops with exit code 2" test $rc -eq 2
+check "ntraj = -1: the message names the file" grep -q "bad.in" $work/bad.out
+[ $fail -eq 0 ] && rm -rf $work
+exit $fail

@@ -1,0 +1,119 @@
+/* fermion_force_gpu.c -- kernels of the GPU path of the fermion force and their launchers
+ * (fermion_force_gpu.h): one thread per master site of a piece calls the site function of
+ * fermion_force_sites.h that the CPU loop of fermion_force.c calls. Written in the common
+ * subset of C11 and CUDA C++: the host compiler builds it for the emulated backend, nvcc
+ * through fermion_force_gpu_cuda.cu; CPU builds compile nothing from it. The kernels are
+ * HR_KERNEL_ANY_BLOCK: the hopping and clover-insertion kernels would need up to 255 registers
+ * per thread, too many for the tuner's blocks of 512 and 1024 threads. */
+#include "hr_build_config.h"
+
+#if HR_GPU_BACKEND != HR_GPU_NONE
+#include "fermion_force_gpu.h"
+
+/* Declares ix, the site of thread t in a piece of n sites starting at first; the body runs
+ * only for threads inside the piece. */
+#define FF_SITE_LOOP(ix, first, n)                                                             \
+  HR_THREAD_LOOP(t)                                                                            \
+  for (int ix = (first) + HR_THREAD_INDEX(t); ix < (first) + (n); ix = (first) + (n))
+
+/* Run kernel_ on every master piece of geometry g_ (arguments: ..., first site, length). */
+#define FF_PIECE_LAUNCH(g_, kernel_, ...)                                                      \
+  _PIECE_FOR((g_), ixp) {                                                                      \
+    const int n = _PIECE_LENGTH((g_), ixp);                                                    \
+    HR_TUNED_LAUNCH(kernel_, n, HR_TUNE_STREAMING, __VA_ARGS__, (g_)->master_start[ixp], n);   \
+  }
+
+HR_KERNEL_ANY_BLOCK(ff_zero_kernel, fermion_force_view v, suNf *sig, ff_clover_acc z, int has_z,
+          int first, int n) {
+  FF_SITE_LOOP(ix, first, n) { ff_site_zero(&v, sig, has_z ? &z : NULL, ix); }
+}
+
+void fermion_force_gpu_zero(const fermion_force_view *v, suNf *sig, const ff_clover_acc *z) {
+  ff_clover_acc zz = {{NULL, NULL}};
+  if (z != NULL) zz = *z;
+  FF_PIECE_LAUNCH(&glattice, ff_zero_kernel, *v, sig, zz, z != NULL);
+}
+
+/* full (glattice tables) at the sites of a piece of part (part's own piece layout). */
+HR_KERNEL_ANY_BLOCK(ff_assemble_kernel, suNf_spinor *full, hr_gpu_sites full_sites,
+          const suNf_spinor *part, int first, int n) {
+  FF_SITE_LOOP(ix, first, n) {
+    suNf_spinor s;
+    read_gpu_suNf_spinor(n, &s, part, ix - first, 0);
+    HR_GPU_SITE_AT(full_sites, ix, e, off, len);
+    write_gpu_suNf_spinor(len, &s, full + off, e - off, 0);
+  }
+}
+
+void fermion_force_gpu_assemble(spinor_field *full, const spinor_field *even,
+                                const spinor_field *odd) {
+  const spinor_field *part[2] = {even, odd};
+  const hr_gpu_sites full_sites = hr_gpu_sites_of(full->type);
+  suNf_spinor *dst = gpu_write_spinor_field(full);
+  for (int k = 0; k < 2; k++) {
+    const spinor_field *f = part[k];
+    sync_gpu_spinor_field(f);
+    _PIECE_FOR(f->type, ixp) {
+      const int n = _PIECE_LENGTH(f->type, ixp);
+      HR_TUNED_LAUNCH(ff_assemble_kernel, n, HR_TUNE_STREAMING, dst, full_sites,
+                      _GPU_FIELD_BLK(f, ixp), f->type->master_start[ixp], n);
+    }
+  }
+}
+
+HR_KERNEL_ANY_BLOCK(ff_eo_kernel, fermion_force_view v, const suNf_spinor *L, const suNf_spinor *R,
+          suNf *sig, ff_clover_acc z, int has_z, hr_complex chop, hr_complex cclover, int first,
+          int n) {
+  FF_SITE_LOOP(ix, first, n) { ff_site_eo(&v, L, R, sig, has_z ? &z : NULL, ix, chop, cclover); }
+}
+
+void fermion_force_gpu_eo(const fermion_force_view *v, const suNf_spinor *L,
+                          const suNf_spinor *R, suNf *sig, const ff_clover_acc *z,
+                          hr_complex chop, hr_complex cclover) {
+  ff_clover_acc zz = {{NULL, NULL}};
+  if (z != NULL) zz = *z;
+  FF_PIECE_LAUNCH(&glattice, ff_eo_kernel, *v, L, R, sig, zz, z != NULL, chop, cclover);
+}
+
+HR_KERNEL_ANY_BLOCK(ff_logdet_kernel, fermion_force_view v, const suNf_clover *inv, ff_clover_acc z,
+          hr_complex cc, int first, int n) {
+  FF_SITE_LOOP(ix, first, n) { ff_site_logdet(&v, inv, &z, ix, cc); }
+}
+
+void fermion_force_gpu_logdet(const fermion_force_view *v, const geometry_descriptor *g,
+                              const suNf_clover *inv, const ff_clover_acc *z, hr_complex cc) {
+  FF_PIECE_LAUNCH(g, ff_logdet_kernel, *v, inv, *z, cc);
+}
+
+HR_KERNEL_ANY_BLOCK(ff_antihermitian_kernel, fermion_force_view v, ff_clover_acc z, int first, int n) {
+  FF_SITE_LOOP(ix, first, n) { ff_site_antihermitian(&v, &z, ix); }
+}
+
+void fermion_force_gpu_antihermitian(const fermion_force_view *v, const ff_clover_acc *z) {
+  FF_PIECE_LAUNCH(&glattice, ff_antihermitian_kernel, *v, *z);
+}
+
+HR_KERNEL_ANY_BLOCK(ff_clover_sigma_kernel, fermion_force_view v, const suNf *uf, ff_clover_acc z,
+          suNf *sig, int first, int n) {
+  FF_SITE_LOOP(ix, first, n) { ff_site_clover_sigma(&v, uf, &z, sig, ix); }
+}
+
+void fermion_force_gpu_clover_sigma(const fermion_force_view *v, const suNf *uf,
+                                    const ff_clover_acc *z, suNf *sig) {
+  FF_PIECE_LAUNCH(&glattice, ff_clover_sigma_kernel, *v, uf, *z, sig);
+}
+
+HR_KERNEL_ANY_BLOCK(ff_apply_kernel, fermion_force_view v, const suNf *uf, const suNf *sig,
+          suNg_algebra_vector *p, double eps, int first, int n) {
+  FF_SITE_LOOP(ix, first, n) { ff_site_apply(&v, uf, sig, p, ix, eps); }
+}
+
+void fermion_force_gpu_apply(const fermion_force_view *v, const suNf *uf, const suNf *sig,
+                             suNg_algebra_vector *p, double eps) {
+  FF_PIECE_LAUNCH(&glattice, ff_apply_kernel, *v, uf, sig, p, eps);
+}
+
+#else
+/* Nothing to build without a GPU backend. */
+typedef int hr_fermion_force_gpu_unused;
+#endif

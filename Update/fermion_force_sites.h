@@ -1,0 +1,293 @@
+/* fermion_force_sites.h -- the per-site mathematics of the fermion force (fermion_force.c),
+ * shared by the CPU loops (fermion_force.c) and the kernels of the GPU path
+ * (fermion_force_gpu.c): spin matrices, outer products of the hopping term, clover insertions,
+ * the log-det derivative, the plaquette-leaf derivative and the projection onto the
+ * momenta. Every site function reads and writes its fields through a fermion_force_view, which
+ * says whether the pointers are host copies or device copies (the layout of gpu.h), so the
+ * same function runs in the CPU loop and in the kernel. All fields are on glattice except the
+ * spinors of the even/odd assembly. Written in the common subset of C11 and CUDA C++. */
+#ifndef FERMION_FORCE_SITES_H
+#define FERMION_FORCE_SITES_H
+
+#include "clover.h"
+#include "gpu.h"
+#include "hr_inline.h"
+#include "representation.h"
+#include "suN.h"
+
+/* Number of planes a < b. */
+#define FF_NPLANES 6
+
+/* Spin matrices (4x4 row-major): 1 - gamma_mu, 1 + gamma_mu and sigma_q for the planes
+ * q = (01)(02)(03)(12)(13)(23); plane_of[a][b] = q. Host memory for the CPU loops, a device
+ * copy for the kernels. */
+typedef struct {
+  hr_complex one_minus_gamma[4][16], one_plus_gamma[4][16], sigma_plane[FF_NPLANES][16];
+  int plane_of[4][4];
+} fermion_force_spin;
+
+/* Where the fields of one force operation are: host copies (off == NULL; element
+ * e = ix - shift at ptr[e]) or device copies (site tables of glattice, gpu.h layout). */
+typedef struct {
+  const int *off, *len;           /* device site tables of glattice, NULL on the host */
+  const int *iup, *idn;           /* neighbour tables of that side */
+  int shift;                      /* glattice.master_shift */
+  const fermion_force_spin *spin; /* spin matrices of that side */
+} fermion_force_view;
+
+/* out = element mu of site ix of a link field (4 elements per site) at base. */
+HR_INLINE void ff_load_link(const fermion_force_view *v, const suNf *base, int ix, int mu,
+                            suNf *out) {
+  const int e = ix - v->shift;
+  if (v->off == NULL) {
+    *out = base[4 * e + mu];
+  } else {
+    const int o = v->off[e];
+    read_gpu_suNf(v->len[e], out, base + 4 * o, e - o, mu);
+  }
+}
+
+/* Element mu of site ix of a link field at base = *in. */
+HR_INLINE void ff_store_link(const fermion_force_view *v, suNf *base, int ix, int mu,
+                             const suNf *in) {
+  const int e = ix - v->shift;
+  if (v->off == NULL) {
+    base[4 * e + mu] = *in;
+  } else {
+    const int o = v->off[e];
+    write_gpu_suNf(v->len[e], in, base + 4 * o, e - o, mu);
+  }
+}
+
+/* out = the spinor of site ix of a site field on glattice at base. */
+HR_INLINE void ff_load_spinor(const fermion_force_view *v, const suNf_spinor *base, int ix,
+                              suNf_spinor *out) {
+  const int e = ix - v->shift;
+  if (v->off == NULL) {
+    *out = base[e];
+  } else {
+    const int o = v->off[e];
+    read_gpu_suNf_spinor(v->len[e], out, base + o, e - o, 0);
+  }
+}
+
+/* The clover accumulator: two link fields, plane q in slot q % 4 of field q / 4. */
+typedef struct {
+  suNf *f[2];
+} ff_clover_acc;
+
+/* out = Z_q(ix). */
+HR_INLINE void ff_load_plane(const fermion_force_view *v, const ff_clover_acc *z, int ix, int q,
+                             suNf *out) {
+  ff_load_link(v, z->f[q / 4], ix, q % 4, out);
+}
+
+/* Z_q(ix) = *in. */
+HR_INLINE void ff_store_plane(const fermion_force_view *v, const ff_clover_acc *z, int ix, int q,
+                              const suNf *in) {
+  ff_store_link(v, z->f[q / 4], ix, q % 4, in);
+}
+
+/* Element k of block ch of the clover field at base (site ix). */
+HR_INLINE hr_complex ff_clover_element(const fermion_force_view *v, const suNf_clover *base,
+                                       int ix, int ch, int k) {
+  enum { DIM2 = CLOVER_BLOCK_DIM * CLOVER_BLOCK_DIM };
+  const int e = ix - v->shift;
+  if (v->off == NULL) return base[e].c[ch][k];
+  const int o = v->off[e];
+  const hr_complex *b = (const hr_complex *)(base + o);
+  return b[(size_t)(ch * DIM2 + k) * (size_t)v->len[e] + (size_t)(e - o)];
+}
+
+/* out = M in for a 4x4 spin matrix M (row-major). */
+HR_INLINE void ff_spin_apply(const hr_complex *M, const suNf_spinor *in, suNf_spinor *out) {
+  for (int s = 0; s < 4; s++)
+    for (int i = 0; i < NF; i++) {
+      hr_complex c = hr_cmplx(0, 0);
+      for (int t = 0; t < 4; t++)
+        if (M[4 * s + t] != 0) c += hr_cmul(M[4 * s + t], in->c[t].c[i]);
+      out->c[s].c[i] = c;
+    }
+}
+
+/* out += c sum_s v_s w_s^+ (colour outer products summed over spin). */
+HR_INLINE void ff_spin_outer_add(suNf *out, hr_complex c, const suNf_spinor *vv,
+                                 const suNf_spinor *w) {
+  for (int i = 0; i < NF; i++)
+    for (int j = 0; j < NF; j++) {
+      hr_complex s = hr_cmplx(0, 0);
+      for (int sp = 0; sp < 4; sp++) s += hr_cmul_conj(vv->c[sp].c[i], w->c[sp].c[j]);
+      out->c[i * NF + j] += c * s;
+    }
+}
+
+/* Sigma(ix, mu) = 0 for all mu and Z_q(ix) = 0 for all q (z NULL: no clover term). */
+HR_INLINE void ff_site_zero(const fermion_force_view *v, suNf *sig, const ff_clover_acc *z,
+                            int ix) {
+  suNf zero;
+  suNf_zero(&zero);
+  for (int mu = 0; mu < 4; mu++) ff_store_link(v, sig, ix, mu, &zero);
+  if (z != NULL)
+    for (int q = 0; q < FF_NPLANES; q++) ff_store_plane(v, z, ix, q, &zero);
+}
+
+/* The hopping and clover terms of Re[L^+ dD R] at site ix (L, R on glattice, halo current):
+ *   Sigma(x,mu) += chop sum_s { [(1-g_mu) R(x+mu)]_s L(x)_s^+ + [(1+g_mu) L(x+mu)]_s R(x)_s^+ }
+ *   Z_q(x) += cclover sum_s [sigma_q R(x)]_s L(x)_s^+   (z NULL: no clover term). */
+HR_INLINE void ff_site_eo(const fermion_force_view *v, const suNf_spinor *L, const suNf_spinor *R,
+                          suNf *sig, const ff_clover_acc *z, int ix, hr_complex chop,
+                          hr_complex cclover) {
+  suNf_spinor lx, rx, ly, ry, t;
+  suNf s;
+  ff_load_spinor(v, L, ix, &lx);
+  ff_load_spinor(v, R, ix, &rx);
+  for (int mu = 0; mu < 4; mu++) {
+    const int iy = v->iup[4 * ix + mu];
+    ff_load_spinor(v, L, iy, &ly);
+    ff_load_spinor(v, R, iy, &ry);
+    ff_load_link(v, sig, ix, mu, &s);
+    ff_spin_apply(v->spin->one_minus_gamma[mu], &ry, &t);
+    ff_spin_outer_add(&s, chop, &t, &lx);
+    ff_spin_apply(v->spin->one_plus_gamma[mu], &ly, &t);
+    ff_spin_outer_add(&s, chop, &t, &rx);
+    ff_store_link(v, sig, ix, mu, &s);
+  }
+  if (z != NULL)
+    for (int q = 0; q < FF_NPLANES; q++) {
+      ff_load_plane(v, z, ix, q, &s);
+      ff_spin_apply(v->spin->sigma_plane[q], &rx, &t);
+      ff_spin_outer_add(&s, cclover, &t, &lx);
+      ff_store_plane(v, z, ix, q, &s);
+    }
+}
+
+/* The log-det derivative at site ix: (Z_q)_{ba} += cc sum_{s,t} (sigma_q)_{st} (D_xx^-1)_{(t b),
+ * (s a)}, with the inverse clover blocks inv (glattice). */
+HR_INLINE void ff_site_logdet(const fermion_force_view *v, const suNf_clover *inv,
+                              const ff_clover_acc *z, int ix, hr_complex cc) {
+  enum { DIM = CLOVER_BLOCK_DIM };
+  for (int q = 0; q < FF_NPLANES; q++) {
+    suNf zq;
+    ff_load_plane(v, z, ix, q, &zq);
+    for (int ch = 0; ch < 2; ch++)
+      for (int s = 0; s < 2; s++)
+        for (int t = 0; t < 2; t++) {
+          const hr_complex sg = v->spin->sigma_plane[q][4 * (2 * ch + s) + 2 * ch + t];
+          if (sg == 0) continue;
+          const hr_complex k = cc * sg;
+          for (int a = 0; a < NF; a++)
+            for (int b = 0; b < NF; b++)
+              zq.c[b * NF + a] +=
+                  k * ff_clover_element(v, inv, ix, ch, (t * NF + b) * DIM + s * NF + a);
+        }
+    ff_store_plane(v, z, ix, q, &zq);
+  }
+}
+
+/* W_q(ix) = (Z_q(ix) - Z_q(ix)^+) / 8 in place, every plane. */
+HR_INLINE void ff_site_antihermitian(const fermion_force_view *v, const ff_clover_acc *z, int ix) {
+  for (int q = 0; q < FF_NPLANES; q++) {
+    suNf zq, zd;
+    ff_load_plane(v, z, ix, q, &zq);
+    suNf_dagger(&zq, &zd);
+    suNf_sub(&zq, &zd, &zq);
+    suNf_scale(0.125, &zq, &zq);
+    ff_store_plane(v, z, ix, q, &zq);
+  }
+}
+
+/* The derivative of the leaves of one plaquette with respect to its factor k: the factors of
+ * the closed loop are fac[0..3] (links, daggered where the loop runs backwards), w[j] the
+ * insertion at the corner where fac[j] starts. out = the sum over corners j of the product of
+ * the loop after fac[k] (w[j] inserted), i.e. d/d fac[k] of sum_j tr[... w[j] fac[j] ...]
+ * = tr[d fac[k] out]. */
+HR_INLINE void ff_leaf_derivative(const suNf *fac, const suNf *w, int k, suNf *out) {
+  suNf e, t, tmp;
+  /* from the right: w[k] is the last element of the sequence after fac[k] */
+  t = w[k];
+  for (int step = 3; step >= 1; step--) {
+    const int j = (k + step) % 4;
+    if (step == 3) {
+      e = fac[j];
+    } else {
+      suNf_mul(&fac[j], &e, &tmp);
+      e = tmp;
+    }
+    suNf_mul(&fac[j], &t, &tmp);
+    t = tmp;
+    suNf_mul(&w[j], &e, &tmp);
+    suNf_add(&t, &tmp, &t);
+  }
+  *out = t;
+}
+
+/* Sigma(ix,mu) += the clover insertions W of all plaquettes containing the link (ix,mu), for
+ * every mu (uf the represented links, uf and the W fields with their halo current). */
+HR_INLINE void ff_site_clover_sigma(const fermion_force_view *v, const suNf *uf,
+                                    const ff_clover_acc *z, suNf *sig, int ix) {
+  for (int mu = 0; mu < 4; mu++) {
+    suNf s;
+    ff_load_link(v, sig, ix, mu, &s);
+    for (int nu = 0; nu < 4; nu++) {
+      if (nu == mu) continue;
+      const int a = mu < nu ? mu : nu, b = mu < nu ? nu : mu, q = v->spin->plane_of[a][b];
+      /* the two plaquettes (lower-left corner zc) of plane (a,b) containing the link, and the
+       * factor k the link is in each: mu == a: k = 0 at x, k = 2 (daggered) at x - b;
+       * mu == b: k = 1 at x - a, k = 3 (daggered) at x */
+      for (int p = 0; p < 2; p++) {
+        const int zc = p == 0 ? (mu == a ? ix : v->idn[4 * ix + a])
+                              : (mu == a ? v->idn[4 * ix + b] : ix);
+        const int k = p == 0 ? (mu == a ? 0 : 1) : (mu == a ? 2 : 3);
+        const int za = v->iup[4 * zc + a], zb = v->iup[4 * zc + b], zab = v->iup[4 * za + b];
+        suNf fac[4], w[4], d, tmp;
+        ff_load_link(v, uf, zc, a, &fac[0]);
+        ff_load_link(v, uf, za, b, &fac[1]);
+        ff_load_link(v, uf, zb, a, &tmp);
+        suNf_dagger(&tmp, &fac[2]);
+        ff_load_link(v, uf, zc, b, &tmp);
+        suNf_dagger(&tmp, &fac[3]);
+        ff_load_plane(v, z, zc, q, &w[0]);
+        ff_load_plane(v, z, za, q, &w[1]);
+        ff_load_plane(v, z, zab, q, &w[2]);
+        ff_load_plane(v, z, zb, q, &w[3]);
+        ff_leaf_derivative(fac, w, k, &d);
+        if (k >= 2) { /* the link enters as U^+: Re tr[dU^+ X] = Re tr[dU X^+] */
+          suNf_dagger(&d, &tmp);
+          d = tmp;
+        }
+        suNf_add(&s, &d, &s);
+      }
+    }
+    ff_store_link(v, sig, ix, mu, &s);
+  }
+}
+
+/* p^a(ix,mu) += eps Im tr[T^a-traces of U(ix,mu) Sigma(ix,mu)] for every mu, i.e.
+ * p^a -= eps F^a with F^a = Re tr[i T^a_R U Sigma] (p a field of algebra vectors on glattice). */
+HR_INLINE void ff_site_apply(const fermion_force_view *v, const suNf *uf, const suNf *sig,
+                             suNg_algebra_vector *p, int ix, double eps) {
+  const int e = ix - v->shift;
+  for (int mu = 0; mu < 4; mu++) {
+    suNf u, s, w;
+    suNg_algebra_vector pv;
+    hr_complex t[NG * NG - 1];
+    ff_load_link(v, uf, ix, mu, &u);
+    ff_load_link(v, sig, ix, mu, &s);
+    suNf_mul(&u, &s, &w);
+    suNf_generator_traces(&w, t);
+    if (v->off == NULL) {
+      pv = p[4 * e + mu];
+    } else {
+      read_gpu_suNg_algebra_vector(v->len[e], &pv, p + 4 * v->off[e], e - v->off[e], mu);
+    }
+    /* F^a = Re(i t_a) = -Im t_a */
+    for (int a = 0; a < NG * NG - 1; a++) pv.c[a] += eps * hr_cimag(t[a]);
+    if (v->off == NULL) {
+      p[4 * e + mu] = pv;
+    } else {
+      write_gpu_suNg_algebra_vector(v->len[e], &pv, p + 4 * v->off[e], e - v->off[e], mu);
+    }
+  }
+}
+
+#endif

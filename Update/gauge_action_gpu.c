@@ -1,0 +1,66 @@
+/* gauge_action_gpu.c -- kernels of the GPU path of the gauge actions and their launchers
+ * (gauge_action_gpu.h): one thread per master site of a piece runs the per-site function of
+ * gauge_action_sites.h that the CPU loop of gauge_action.c runs (staples, force update,
+ * action terms). Written in the common subset of C11 and CUDA C++: the host compiler builds
+ * it for the emulated backend, nvcc through gauge_action_gpu_cuda.cu; CPU builds compile
+ * nothing from it. */
+#include "hr_build_config.h"
+
+#if HR_GPU_BACKEND != HR_GPU_NONE
+#include "gauge_action_gpu.h"
+
+HR_KERNEL(ga_staples_kernel, ga_fields f, int start, int n) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n) ga_site_store_staples(&f, start + i);
+  }
+}
+
+HR_KERNEL(ga_force_kernel, ga_fields f, int start, int n, int rect, double c0, double c1,
+          double coef) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n) ga_site_force_update(&f, start + i, rect, c0, c1, coef);
+  }
+}
+
+HR_KERNEL(ga_action_kernel, gauge_view v, int start, int n, int rect, double *plaq,
+          double *rects) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n) {
+      const int ix = start + i;
+      ga_site_action(&v, ix, rect, &plaq[ix - v.shift], &rects[ix - v.shift]);
+    }
+  }
+}
+
+void ga_gpu_store_staples(const ga_fields *f, const geometry_descriptor *g) {
+  _PIECE_FOR(g, ixp) {
+    const int n = _PIECE_LENGTH(g, ixp);
+    HR_TUNED_LAUNCH(ga_staples_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n);
+  }
+}
+
+void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int rect, double c0,
+                         double c1, double coef) {
+  _PIECE_FOR(g, ixp) {
+    const int n = _PIECE_LENGTH(g, ixp);
+    HR_TUNED_LAUNCH(ga_force_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n, rect, c0,
+                    c1, coef);
+  }
+}
+
+void ga_gpu_action(const gauge_view *v, const geometry_descriptor *g, int rect, double *plaq,
+                   double *rects) {
+  _PIECE_FOR(g, ixp) {
+    const int n = _PIECE_LENGTH(g, ixp);
+    HR_TUNED_LAUNCH(ga_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n, rect,
+                    plaq, rects);
+  }
+}
+
+#else
+/* Nothing to build without a GPU backend. */
+typedef int hr_gauge_action_gpu_unused;
+#endif

@@ -1,0 +1,255 @@
+/* gauge_action_sites.h -- the per-site mathematics of the gauge actions (gauge_action.h,
+ * internal to Update/), written once in the common subset of C11 and CUDA C++ and shared by
+ * the CPU loops of gauge_action.c and the kernels of gauge_action_gpu.c. Links and the
+ * intermediate staple fields are read through gauge_views (Include/gauge_view.h: host or
+ * device copy), momenta through the same view's tables.
+ *
+ * Notation: x+mu is the neighbour of x one step up in direction mu; s = +1 / -1 the side of a
+ * staple; nu_k(mu) (k = 0, 1, 2) the k-th direction other than mu. The plaquette staple
+ *   V_{mu nu +}(x) = U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+             (x+mu -> x+mu+nu -> x+nu -> x)
+ *   V_{mu nu -}(x) = U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu)       (x+mu -> x+mu-nu -> x-nu -> x)
+ * closes U_mu(x) into a plaquette: P = U_mu(x) V. The 24 staples of a site are stored in six
+ * suNg_fields (field 2k + (s < 0), link mu: V_{mu nu_k(mu) s}(x)), whose gauge halo (depth
+ * one, edges included) is exchanged before use. With them every 2x1 rectangle through
+ * U_mu(x), written U_mu(x) Sigma with Sigma the 5-link path back from x+mu to x, reads links
+ * and staples at most one step (diagonals included) away from x; for each nu != mu:
+ *   a+ (U_mu(x) first of the long side, side +nu)  Sigma = V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ U_nu(x)^+
+ *   a- (first, side -nu)                          Sigma = V_{nu mu +}(x+mu-nu) U_mu(x-nu)^+ U_nu(x-nu)
+ *   b+ (second of the long side, side +nu)        Sigma = U_nu(x+mu) U_mu(x+nu)^+ V_{nu mu -}(x)
+ *   b- (second, side -nu)                         Sigma = U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V_{nu mu -}(x-nu)^+
+ *   e+ (short side, rectangle along +nu)          Sigma = U_nu(x+mu) V_{mu nu +}(x+nu) U_nu(x)^+
+ *   e- (short side, rectangle along -nu)          Sigma = U_nu(x+mu-nu)^+ V_{mu nu -}(x-nu) U_nu(x-nu)
+ * (6 per nu, 18 per link: each of the 12 V rectangles has 6 links). The action needs no
+ * staple field: the rectangle R_{mu nu}(x-mu) = U_mu(x) [b+ path] is formed from x alone. */
+#ifndef GAUGE_ACTION_SITES_H
+#define GAUGE_ACTION_SITES_H
+
+#include "gauge_view.h"
+#include "gpu.h"
+#include "hr_complex.h"
+#include "hr_inline.h"
+#include "suN.h"
+
+/* Number of intermediate staple fields (3 transverse directions x 2 sides). */
+#define GA_STAPLE_FIELDS 6
+
+/* What the per-site functions read and write: the links, the staple fields (views for reading
+ * and the writable pointers of the same copies) and the momenta (host ptr or device gpu_ptr
+ * of an suNg_av_field on glattice, addressed with the tables of view u). */
+typedef struct {
+  gauge_view u;
+  gauge_view st[GA_STAPLE_FIELDS];
+  suNg *st_mem[GA_STAPLE_FIELDS];
+  suNg_algebra_vector *mom;
+} ga_fields;
+
+/* The k-th direction other than mu, and its inverse. */
+HR_INLINE int ga_transverse_dir(int mu, int k) { return k + (k >= mu); }
+HR_INLINE int ga_transverse_index(int mu, int nu) { return nu - (nu > mu); }
+
+/* Re tr(a b). */
+HR_INLINE double ga_re_trace_mul(const suNg *a, const suNg *b) {
+  double t = 0.0;
+  for (int i = 0; i < NG; ++i)
+    for (int j = 0; j < NG; ++j) {
+      const hr_complex x = a->c[i * NG + j], y = b->c[j * NG + i];
+      t += hr_creal(x) * hr_creal(y) - hr_cimag(x) * hr_cimag(y);
+    }
+  return t;
+}
+
+/* Re tr(a b^+). */
+HR_INLINE double ga_re_trace_mul_dag(const suNg *a, const suNg *b) {
+  double t = 0.0;
+  for (int i = 0; i < NG * NG; ++i)
+    t += hr_creal(a->c[i]) * hr_creal(b->c[i]) + hr_cimag(a->c[i]) * hr_cimag(b->c[i]);
+  return t;
+}
+
+/* out = a b c. */
+HR_INLINE void ga_mul3(const suNg *a, const suNg *b, const suNg *c, suNg *out) {
+  suNg t;
+  suNg_mul(a, b, &t);
+  suNg_mul(&t, c, out);
+}
+
+/* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
+HR_INLINE void ga_plaquette_staple(const gauge_view *v, int ix, int mu, int nu, int s,
+                                   suNg *out) {
+  suNg l0, l1, l2, t;
+  const int xpm = gauge_view_up(v, ix, mu);
+  if (s > 0) {
+    gauge_view_link(v, xpm, nu, &l0);
+    gauge_view_link(v, gauge_view_up(v, ix, nu), mu, &l1);
+    gauge_view_link(v, ix, nu, &l2);
+    suNg_mul_dag(&l0, &l1, &t);
+    suNg_mul_dag(&t, &l2, out);
+  } else {
+    const int xmn = gauge_view_dn(v, ix, nu);
+    gauge_view_link(v, gauge_view_dn(v, xpm, nu), nu, &l0);
+    gauge_view_link(v, xmn, mu, &l1);
+    gauge_view_link(v, xmn, nu, &l2);
+    suNg_mul(&l1, &l0, &t);   /* U_mu(x-nu) U_nu(x+mu-nu) */
+    suNg_dag_mul(&t, &l2, out); /* (...)^+ U_nu(x-nu) */
+  }
+}
+
+/* Store the 24 staples of the master site ix into the staple fields. */
+HR_INLINE void ga_site_store_staples(const ga_fields *f, int ix) {
+  for (int mu = 0; mu < 4; ++mu)
+    for (int k = 0; k < 3; ++k) {
+      const int nu = ga_transverse_dir(mu, k);
+      for (int side = 0; side < 2; ++side) {
+        suNg V;
+        ga_plaquette_staple(&f->u, ix, mu, nu, side ? -1 : 1, &V);
+        gauge_view_store(&f->st[2 * k + side], f->st_mem[2 * k + side], ix, mu, &V);
+      }
+    }
+}
+
+/* out = V_{mu nu s}(ix) read from the staple fields (ix any stored site). */
+HR_INLINE void ga_stored_staple(const ga_fields *f, int ix, int mu, int nu, int s, suNg *out) {
+  gauge_view_link(&f->st[2 * ga_transverse_index(mu, nu) + (s < 0)], ix, mu, out);
+}
+
+/* Sum of the 6 plaquette staples of U_mu(x), from the links (Wilson force). */
+HR_INLINE void ga_plaquette_staple_sum(const gauge_view *v, int ix, int mu, suNg *out) {
+  suNg V;
+  suNg_zero(out);
+  for (int k = 0; k < 3; ++k)
+    for (int side = 0; side < 2; ++side) {
+      ga_plaquette_staple(v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1, &V);
+      suNg_add(out, &V, out);
+    }
+}
+
+/* c0 times the plaquette staples plus c1 times the 18 rectangle staples of U_mu(x), from the
+ * staple fields (their halo current) and the links (formulas in the header comment). */
+HR_INLINE void ga_improved_staple_sum(const ga_fields *f, int ix, int mu, double c0, double c1,
+                                      suNg *out) {
+  const gauge_view *v = &f->u;
+  const int xpm = gauge_view_up(v, ix, mu);
+  suNg plaq, rect, V, A, B, t, w;
+  suNg_zero(&plaq);
+  suNg_zero(&rect);
+  for (int k = 0; k < 3; ++k) {
+    const int nu = ga_transverse_dir(mu, k);
+    const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
+    const int xpm_mn = gauge_view_dn(v, xpm, nu);
+    suNg un_x, un_xpm, um_xpn, un_xmn, un_xpm_mn, um_xmn;
+    gauge_view_link(v, ix, nu, &un_x);
+    gauge_view_link(v, xpm, nu, &un_xpm);
+    gauge_view_link(v, xpn, mu, &um_xpn);
+    gauge_view_link(v, xmn, nu, &un_xmn);
+    gauge_view_link(v, xpm_mn, nu, &un_xpm_mn);
+    gauge_view_link(v, xmn, mu, &um_xmn);
+    /* plaquette staples */
+    ga_stored_staple(f, ix, mu, nu, +1, &V);
+    suNg_add(&plaq, &V, &plaq);
+    ga_stored_staple(f, ix, mu, nu, -1, &V);
+    suNg_add(&plaq, &V, &plaq);
+    /* a+ and e+, both ending in U_nu(x)^+ */
+    ga_stored_staple(f, xpm, nu, mu, +1, &V);
+    suNg_mul(&um_xpn, &V, &t); /* U_mu(x+nu) V */
+    suNg_dagger(&t, &A);       /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
+    ga_stored_staple(f, xpn, mu, nu, +1, &V);
+    suNg_mul(&un_xpm, &V, &t);
+    suNg_add(&A, &t, &A);
+    suNg_mul_dag(&A, &un_x, &t);
+    suNg_add(&rect, &t, &rect);
+    /* a- and e-, both ending in U_nu(x-nu) */
+    ga_stored_staple(f, xpm_mn, nu, mu, +1, &V);
+    suNg_mul_dag(&V, &um_xmn, &A);
+    ga_stored_staple(f, xmn, mu, nu, -1, &V);
+    suNg_dag_mul(&un_xpm_mn, &V, &t);
+    suNg_add(&A, &t, &A);
+    suNg_mul(&A, &un_xmn, &t);
+    suNg_add(&rect, &t, &rect);
+    /* b+ */
+    suNg_mul_dag(&un_xpm, &um_xpn, &B);
+    ga_stored_staple(f, ix, nu, mu, -1, &V);
+    suNg_mul(&B, &V, &t);
+    suNg_add(&rect, &t, &rect);
+    /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
+    ga_stored_staple(f, xmn, nu, mu, -1, &V);
+    ga_mul3(&V, &um_xmn, &un_xpm_mn, &w);
+    suNg_dagger(&w, &t);
+    suNg_add(&rect, &t, &rect);
+  }
+  suNg_scale(c0, &plaq, out);
+  suNg_mul_add(out, c1, &rect, out);
+}
+
+/* p(ix, mu) -= s f in the momenta f->mom, addressed like the links of view u. */
+HR_INLINE void ga_momentum_sub(const ga_fields *f, int ix, int mu, double s,
+                               const suNg_algebra_vector *force) {
+  const gauge_view *v = &f->u;
+  const int e = ix - v->shift;
+  suNg_algebra_vector p;
+  if (v->host != NULL) {
+    p = f->mom[4 * e + mu];
+  } else {
+    read_gpu_suNg_algebra_vector(v->len[e], &p, f->mom + 4 * v->off[e], e - v->off[e], mu);
+  }
+  for (int a = 0; a < NG * NG - 1; ++a)
+    p.c[a] -= s * force->c[a];
+  if (v->host != NULL) {
+    f->mom[4 * e + mu] = p;
+  } else {
+    write_gpu_suNg_algebra_vector(v->len[e], &p, f->mom + 4 * v->off[e], e - v->off[e], mu);
+  }
+}
+
+/* Force update of the four links of the master site ix: with Sigma the staple sum of
+ * U_mu(x) (c0 plaquettes + c1 rectangles; rect = 0: plaquettes only, from the links; else from
+ * the staple fields), F^a = (beta/NG) Im tr(T^a U Sigma) = (beta/(2 NG)) v_a(U Sigma), and
+ * p -= eps F; coef = eps beta / (2 NG). */
+HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double c0, double c1,
+                                    double coef) {
+  for (int mu = 0; mu < 4; ++mu) {
+    suNg S, U, W;
+    suNg_algebra_vector F;
+    if (rect) {
+      ga_improved_staple_sum(f, ix, mu, c0, c1, &S);
+    } else {
+      ga_plaquette_staple_sum(&f->u, ix, mu, &S);
+      suNg_scale(c0, &S, &S);
+    }
+    gauge_view_link(&f->u, ix, mu, &U);
+    suNg_mul(&U, &S, &W);
+    suNg_project_to_algebra(&W, &F);
+    ga_momentum_sub(f, ix, mu, coef, &F);
+  }
+}
+
+/* The action terms of the master site ix: *plaq = sum over the 6 plaquettes P_{mu nu}(x)
+ * (mu < nu) of Re tr(1 - P), and with rect, *rects = the same over the 12 rectangles through
+ * U_mu(x) as the second link of their long side, R_{mu nu}(x - mu) (else 0). */
+HR_INLINE void ga_site_action(const gauge_view *v, int ix, int rect, double *plaq,
+                              double *rects) {
+  double p = 0.0, r = 0.0;
+  for (int mu = 0; mu < 4; ++mu) {
+    suNg um, un_xpm, um_xpn, un_x, t, A, V;
+    gauge_view_link(v, ix, mu, &um);
+    const int xpm = gauge_view_up(v, ix, mu);
+    for (int nu = 0; nu < 4; ++nu) {
+      if (nu == mu || (!rect && nu < mu)) continue;
+      gauge_view_link(v, xpm, nu, &un_xpm);
+      gauge_view_link(v, gauge_view_up(v, ix, nu), mu, &um_xpn);
+      suNg_mul(&um, &un_xpm, &t);
+      suNg_mul_dag(&t, &um_xpn, &A); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
+      if (nu > mu) {
+        gauge_view_link(v, ix, nu, &un_x);
+        p += NG - ga_re_trace_mul_dag(&A, &un_x); /* P_{mu nu}(x) = A U_nu(x)^+ */
+      }
+      if (rect) {
+        ga_plaquette_staple(v, ix, nu, mu, -1, &V); /* V_{nu mu -}(x) */
+        r += NG - ga_re_trace_mul(&A, &V);
+      }
+    }
+  }
+  *plaq = p;
+  *rects = r;
+}
+
+#endif

@@ -1,0 +1,153 @@
+/* hmc_input.c -- the HMC part of an input file (hmc.h, Doc/hmc.md): the top-level `tlen`,
+ * the `monomial { type = gauge | hmc | hasenbusch ... }` blocks (built by the constructors of
+ * hmc_monomials.c) and the `integrator { level = .. type = lf|omf2|omf4 steps = .. }` blocks,
+ * checked before any work with file:line: key messages. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hmc.h"
+#include "hr_error.h"
+#include "input_file.h"
+#include "logger.h"
+
+/* Stop with "file: block n: what" (input error). */
+#define HMC_INPUT_FAIL(in, ...)                                                                \
+  do {                                                                                         \
+    char msg_[512];                                                                            \
+    snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                  \
+    hr_fatal(HR_EXIT_INPUT, "%s: %s", input_filename(in), msg_);                               \
+  } while (0)
+
+/* Read one block with `keys` or stop with the reader's message. */
+static void read_block(input_file *in, const char *block, int index, const input_key *keys) {
+  char err[1024];
+  if (input_read_block_keys(in, block, index, keys, err, sizeof err) != 0)
+    hr_fatal(HR_EXIT_INPUT, "%s", err);
+}
+
+/* The specification of the monomial of block `index`. */
+static hmc_monomial_spec read_monomial(input_file *in, int index) {
+  hmc_monomial_spec sp;
+  memset(&sp, 0, sizeof sp);
+  int type = 0, level = 0;
+  const input_key type_key[] = {
+      {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch", "kind of monomial"},
+      INPUT_KEYS_END};
+  read_block(in, "monomial", index, type_key);
+  if (type == 0) {
+    double beta = 0, c1 = 0;
+    const input_key keys[] = {
+        {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch", "kind of monomial"},
+        {"beta", INPUT_DOUBLE, &beta, NULL, NULL, "gauge coupling beta"},
+        {"c1", INPUT_DOUBLE, &c1, "0", NULL,
+         "rectangle coefficient: 0 Wilson, -0.083333 tree-level Symanzik, -0.331 Iwasaki"},
+        {"level", INPUT_INT, &level, NULL, NULL, "integrator level (0: outermost)"},
+        INPUT_KEYS_END};
+    read_block(in, "monomial", index, keys);
+    if (!(beta >= 0)) HMC_INPUT_FAIL(in, "monomial %d: beta = %g must be >= 0", index + 1, beta);
+    sp.type = 0;
+    sp.level = level;
+    sp.beta = beta;
+    sp.c1 = c1;
+    return sp;
+  }
+  double mass = 0, dm = 0, mt_prec = 0, force_prec = 0;
+  int chrono = 0;
+  const input_key keys[] = {
+      {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch", "kind of monomial"},
+      {"mass", INPUT_DOUBLE, &mass, NULL, NULL, "bare mass m0"},
+      {"dm", INPUT_DOUBLE, &dm, type == 2 ? NULL : "0", NULL,
+       "hasenbusch: mass shift of the heavier operator (m0 + dm)"},
+      {"level", INPUT_INT, &level, NULL, NULL, "integrator level (0: outermost)"},
+      {"mt_prec", INPUT_DOUBLE, &mt_prec, "1e-14", NULL,
+       "relative residual of the solves of the action (start and end of a trajectory)"},
+      {"force_prec", INPUT_DOUBLE, &force_prec, "1e-10", NULL,
+       "relative residual of the solves of the force"},
+      {"chrono", INPUT_INT, &chrono, "0", NULL,
+       "chronological initial guess of the force solves from the last n solutions (0: off)"},
+      INPUT_KEYS_END};
+  read_block(in, "monomial", index, keys);
+  if (!(mt_prec > 0 && mt_prec < 1) || !(force_prec > 0 && force_prec < 1))
+    HMC_INPUT_FAIL(in, "monomial %d: mt_prec = %g and force_prec = %g must lie in (0, 1)",
+                   index + 1, mt_prec, force_prec);
+  if (type == 2 && !(dm > 0))
+    HMC_INPUT_FAIL(in, "monomial %d (hasenbusch): dm = %g must be > 0", index + 1, dm);
+  if (chrono < 0) HMC_INPUT_FAIL(in, "monomial %d: chrono = %d must be >= 0", index + 1, chrono);
+  sp.type = type;
+  sp.level = level;
+  sp.mass = mass;
+  sp.dm = dm;
+  sp.mt_prec = mt_prec;
+  sp.force_prec = force_prec;
+  sp.chrono = chrono;
+  return sp;
+}
+
+void hmc_read_input(input_file *in, hmc_params *h) {
+  memset(h, 0, sizeof *h);
+  const input_key top[] = {
+      {"tlen", INPUT_DOUBLE, &h->tlen, "1.0", NULL, "trajectory length"}, INPUT_KEYS_END};
+  input_read(in, NULL, top);
+  const int nmon = input_count_blocks(in, "monomial");
+  const int nint = input_count_blocks(in, "integrator");
+  if (nmon < 1) HMC_INPUT_FAIL(in, "no monomial { ... } block: the action needs at least one");
+  if (nmon > HMC_MAX_MONOMIALS)
+    HMC_INPUT_FAIL(in, "%d monomial blocks (at most %d)", nmon, HMC_MAX_MONOMIALS);
+  if (nint < 1) HMC_INPUT_FAIL(in, "no integrator { level = 0 type = .. steps = .. } block");
+  if (nint > HMC_MAX_LEVELS)
+    HMC_INPUT_FAIL(in, "%d integrator blocks (at most %d levels)", nint, HMC_MAX_LEVELS);
+  int seen[HMC_MAX_LEVELS] = {0};
+  for (int i = 0; i < nint; i++) {
+    int level = 0, type = 0, steps = 0;
+    const input_key keys[] = {
+        {"level", INPUT_INT, &level, NULL, NULL, "level 0 (outermost) .. number of levels - 1"},
+        {"type", INPUT_CHOICE, &type, NULL, "lf|omf2|omf4", "integrator of the level"},
+        {"steps", INPUT_INT, &steps, NULL, NULL, "steps over the time of the level"},
+        INPUT_KEYS_END};
+    read_block(in, "integrator", i, keys);
+    if (level < 0 || level >= nint)
+      HMC_INPUT_FAIL(in, "integrator %d: level = %d: the %d integrator blocks must be levels 0 "
+                         "to %d",
+                     i + 1, level, nint, nint - 1);
+    if (seen[level]++) HMC_INPUT_FAIL(in, "integrator %d: level %d given twice", i + 1, level);
+    if (steps < 1) HMC_INPUT_FAIL(in, "integrator %d: steps = %d must be >= 1", i + 1, steps);
+    h->level[level].type = (hmc_integrator_type)type;
+    h->level[level].steps = steps;
+  }
+  h->nlevels = nint;
+  for (int i = 0; i < nmon; i++) {
+    h->spec[i] = read_monomial(in, i);
+    h->nspecs = i + 1;
+    if (h->spec[i].level < 0 || h->spec[i].level >= nint)
+      HMC_INPUT_FAIL(in, "monomial %d: level = %d, but the integrator blocks give levels 0 to %d",
+                     i + 1, h->spec[i].level, nint - 1);
+  }
+}
+
+void hmc_build_monomials(hmc_params *h, const hmc_fermion_setup *fs) {
+  for (int i = 0; i < h->nspecs; i++) {
+    const hmc_monomial_spec *sp = &h->spec[i];
+    hmc_fermion_params fp;
+    fp.mass = sp->mass;
+    fp.dm = sp->dm;
+    fp.mt_prec = sp->mt_prec;
+    fp.force_prec = sp->force_prec;
+    fp.chrono = sp->chrono;
+    hmc_monomial *m = sp->type == 0   ? hmc_monomial_gauge(sp->beta, sp->c1, sp->level)
+                      : sp->type == 1 ? hmc_monomial_hmc(fs, &fp, sp->level)
+                                      : hmc_monomial_hasenbusch(fs, &fp, sp->level);
+    h->monomial[h->nmonomials++] = m;
+  }
+  h->nspecs = 0;
+  hmc_check_params(h);
+}
+
+void hmc_print_params(const hmc_params *h) {
+  lprintf("HMC", 10, "trajectory length %g, %d integrator level(s)\n", h->tlen, h->nlevels);
+  for (int l = 0; l < h->nlevels; l++)
+    lprintf("HMC", 10, "  level %d: %s, %d steps\n", l, hmc_integrator_name(h->level[l].type),
+            h->level[l].steps);
+  for (int i = 0; i < h->nmonomials; i++)
+    lprintf("HMC", 10, "  monomial %d: %s on level %d\n", i + 1, h->monomial[i]->name,
+            h->monomial[i]->level);
+}
