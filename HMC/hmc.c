@@ -34,25 +34,19 @@ static void read_params(input_file *in, run_params *r) {
   const input_key keys[] = {
       {"gauge start", INPUT_STRING, r->start, "cold", NULL,
        "cold, hot, or the path of a saved configuration (continues its run)"},
-      {"ntraj", INPUT_INT, &r->ntraj, NULL, NULL, "last trajectory number of the run"},
-      {"meas freq", INPUT_INT, &r->meas_freq, "1", NULL, "print the plaquette every n trajectories"},
-      {"save freq", INPUT_INT, &r->save_freq, "0", NULL, "save every n trajectories (0: never)"},
-      {"rev freq", INPUT_INT, &r->rev_freq, "0", NULL,
+      {"ntraj", INPUT_INT, &r->ntraj, NULL, ">=0", "last trajectory number of the run"},
+      {"meas freq", INPUT_INT, &r->meas_freq, "1", ">=1", "print the plaquette every n trajectories"},
+      {"save freq", INPUT_INT, &r->save_freq, "0", ">=0", "save every n trajectories (0: never)"},
+      {"rev freq", INPUT_INT, &r->rev_freq, "0", ">=0",
        "reversibility check every n trajectories (0: never)"},
       {"conf dir", INPUT_STRING, r->conf_dir, ".", NULL, "folder of the saved configurations"},
       {"run name", INPUT_STRING, r->run_name, "run", NULL, "name prefix of saved configurations"},
-      {"seed", INPUT_LONG, &r->seed, NULL, NULL, "random-number seed (>= 0)"},
+      {"seed", INPUT_LONG, &r->seed, NULL, ">=0", "random-number seed (>= 0)"},
       {"csw", INPUT_DOUBLE, &r->csw, "0", NULL, "clover coefficient (0: plain Wilson fermions)"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
-  const char *file = input_filename(in);
-  if (r->ntraj < 0) hr_fatal(HR_EXIT_INPUT, "%s: ntraj: must be >= 0", file);
-  if (r->meas_freq < 1) hr_fatal(HR_EXIT_INPUT, "%s: meas freq: must be >= 1", file);
-  if (r->save_freq < 0) hr_fatal(HR_EXIT_INPUT, "%s: save freq: must be >= 0", file);
-  if (r->rev_freq < 0) hr_fatal(HR_EXIT_INPUT, "%s: rev freq: must be >= 0", file);
-  if (r->seed < 0) hr_fatal(HR_EXIT_INPUT, "%s: seed: must be >= 0", file);
   if (r->run_name[0] == '\0' || strchr(r->run_name, '/') != NULL)
-    hr_fatal(HR_EXIT_INPUT, "%s: run name: must be a non-empty name without '/'", file);
+    input_fail(in, NULL, "run name", "must be a non-empty name without '/'");
 }
 
 int main(int argc, char **argv) {

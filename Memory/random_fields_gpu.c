@@ -11,33 +11,22 @@
 #include "random_fields_gpu.h"
 #include "random_sites.h"
 
-HR_KERNEL(rf_spinor_kernel, suNf_spinor *blk, int n, int start, const uint64_t *glb,
-          uint64_t seed, uint64_t draw) {
-  HR_THREAD_LOOP(t) {
-    const int i = HR_THREAD_INDEX(t);
-    if (i < n) {
-      hr_rng_stream st;
-      suNf_spinor v;
-      rng_stream_init(&st, seed, draw, glb[start + i]);
-      random_gaussian_spinor_site(&st, &v);
-      write_gpu_suNf_spinor(n, &v, blk, i, 0);
-    }
+/* Kernel of Gaussian spinors of one precision (site type S, per-site draw FILL). */
+#define RF_SPINOR_KERNEL_(name, S, FILL)                                                       \
+  HR_KERNEL(name, S *blk, int n, int start, const uint64_t *glb, uint64_t seed, uint64_t draw) { \
+    HR_THREAD_LOOP(t) {                                                                        \
+      const int i = HR_THREAD_INDEX(t);                                                        \
+      if (i < n) {                                                                             \
+        hr_rng_stream st;                                                                      \
+        S v;                                                                                   \
+        rng_stream_init(&st, seed, draw, glb[start + i]);                                      \
+        FILL(&st, &v);                                                                         \
+        HR_CAT(write_gpu_, S)(n, &v, blk, i, 0);                                               \
+      }                                                                                        \
+    }                                                                                          \
   }
-}
-
-HR_KERNEL(rf_spinor_flt_kernel, suNf_spinor_flt *blk, int n, int start, const uint64_t *glb,
-          uint64_t seed, uint64_t draw) {
-  HR_THREAD_LOOP(t) {
-    const int i = HR_THREAD_INDEX(t);
-    if (i < n) {
-      hr_rng_stream st;
-      suNf_spinor_flt v;
-      rng_stream_init(&st, seed, draw, glb[start + i]);
-      random_gaussian_spinor_flt_site(&st, &v);
-      write_gpu_suNf_spinor_flt(n, &v, blk, i, 0);
-    }
-  }
-}
+RF_SPINOR_KERNEL_(rf_spinor_kernel, suNf_spinor, random_gaussian_spinor_site)
+RF_SPINOR_KERNEL_(rf_spinor_flt_kernel, suNf_spinor_flt, random_gaussian_spinor_flt_site)
 
 HR_KERNEL(rf_momenta_kernel, suNg_algebra_vector *blk, int n, int start, const uint64_t *glb,
           uint64_t seed, uint64_t draw) {
@@ -59,34 +48,30 @@ HR_KERNEL(rf_momenta_kernel, suNg_algebra_vector *blk, int n, int start, const u
 #define RF_PIECE_START_(g, ixp) ((g)->master_start[ixp] - glattice.master_shift)
 #define RF_PIECE_BLK_(g, dev, ixp, nl) ((dev) + (nl) * ((g)->master_start[ixp] - (g)->master_shift))
 
+/* Launcher of a kernel over the master sites of g, nl elements per site of dev. */
+#define RF_LAUNCH_(kernel, g, dev, nl, seed, draw)                                             \
+  do {                                                                                         \
+    const uint64_t *glb_ = hr_gpu_global_index();                                              \
+    _PIECE_FOR(g, ixp) {                                                                       \
+      const int n_ = _PIECE_LENGTH(g, ixp);                                                    \
+      HR_TUNED_LAUNCH(kernel, n_, HR_TUNE_STREAMING, RF_PIECE_BLK_(g, dev, ixp, nl), n_,       \
+                      RF_PIECE_START_(g, ixp), glb_, seed, draw);                              \
+    }                                                                                          \
+  } while (0)
+
 void random_gpu_spinor(const geometry_descriptor *g, suNf_spinor *dev, uint64_t seed,
                        uint64_t draw) {
-  const uint64_t *glb = hr_gpu_global_index();
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(rf_spinor_kernel, n, HR_TUNE_STREAMING, RF_PIECE_BLK_(g, dev, ixp, 1), n,
-                    RF_PIECE_START_(g, ixp), glb, seed, draw);
-  }
+  RF_LAUNCH_(rf_spinor_kernel, g, dev, 1, seed, draw);
 }
 
 void random_gpu_spinor_flt(const geometry_descriptor *g, suNf_spinor_flt *dev, uint64_t seed,
                            uint64_t draw) {
-  const uint64_t *glb = hr_gpu_global_index();
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(rf_spinor_flt_kernel, n, HR_TUNE_STREAMING, RF_PIECE_BLK_(g, dev, ixp, 1), n,
-                    RF_PIECE_START_(g, ixp), glb, seed, draw);
-  }
+  RF_LAUNCH_(rf_spinor_flt_kernel, g, dev, 1, seed, draw);
 }
 
 void random_gpu_momenta(const geometry_descriptor *g, suNg_algebra_vector *dev, uint64_t seed,
                         uint64_t draw) {
-  const uint64_t *glb = hr_gpu_global_index();
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(rf_momenta_kernel, n, HR_TUNE_STREAMING, RF_PIECE_BLK_(g, dev, ixp, 4), n,
-                    RF_PIECE_START_(g, ixp), glb, seed, draw);
-  }
+  RF_LAUNCH_(rf_momenta_kernel, g, dev, 4, seed, draw);
 }
 
 #else

@@ -38,13 +38,12 @@ static hmc_monomial_spec read_monomial(input_file *in, int index) {
     double beta = 0, c1 = 0;
     const input_key keys[] = {
         {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch", "kind of monomial"},
-        {"beta", INPUT_DOUBLE, &beta, NULL, NULL, "gauge coupling beta"},
+        {"beta", INPUT_DOUBLE, &beta, NULL, ">=0", "gauge coupling beta"},
         {"c1", INPUT_DOUBLE, &c1, "0", NULL,
          "rectangle coefficient: 0 Wilson, -0.083333 tree-level Symanzik, -0.331 Iwasaki"},
-        {"level", INPUT_INT, &level, NULL, NULL, "integrator level (0: outermost)"},
+        {"level", INPUT_INT, &level, NULL, ">=0", "integrator level (0: outermost)"},
         INPUT_KEYS_END};
     read_block(in, "monomial", index, keys);
-    if (!(beta >= 0)) HMC_INPUT_FAIL(in, "monomial %d: beta = %g must be >= 0", index + 1, beta);
     sp.type = 0;
     sp.level = level;
     sp.beta = beta;
@@ -56,23 +55,17 @@ static hmc_monomial_spec read_monomial(input_file *in, int index) {
   const input_key keys[] = {
       {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch", "kind of monomial"},
       {"mass", INPUT_DOUBLE, &mass, NULL, NULL, "bare mass m0"},
-      {"dm", INPUT_DOUBLE, &dm, type == 2 ? NULL : "0", NULL,
+      {"dm", INPUT_DOUBLE, &dm, type == 2 ? NULL : "0", type == 2 ? ">0" : NULL,
        "hasenbusch: mass shift of the heavier operator (m0 + dm)"},
-      {"level", INPUT_INT, &level, NULL, NULL, "integrator level (0: outermost)"},
-      {"mt_prec", INPUT_DOUBLE, &mt_prec, "1e-14", NULL,
+      {"level", INPUT_INT, &level, NULL, ">=0", "integrator level (0: outermost)"},
+      {"mt_prec", INPUT_DOUBLE, &mt_prec, "1e-14", ">0 <1",
        "relative residual of the solves of the action (start and end of a trajectory)"},
-      {"force_prec", INPUT_DOUBLE, &force_prec, "1e-10", NULL,
+      {"force_prec", INPUT_DOUBLE, &force_prec, "1e-10", ">0 <1",
        "relative residual of the solves of the force"},
-      {"chrono", INPUT_INT, &chrono, "0", NULL,
+      {"chrono", INPUT_INT, &chrono, "0", ">=0 <=8",
        "chronological initial guess of the force solves from the last n solutions (0: off)"},
       INPUT_KEYS_END};
   read_block(in, "monomial", index, keys);
-  if (!(mt_prec > 0 && mt_prec < 1) || !(force_prec > 0 && force_prec < 1))
-    HMC_INPUT_FAIL(in, "monomial %d: mt_prec = %g and force_prec = %g must lie in (0, 1)",
-                   index + 1, mt_prec, force_prec);
-  if (type == 2 && !(dm > 0))
-    HMC_INPUT_FAIL(in, "monomial %d (hasenbusch): dm = %g must be > 0", index + 1, dm);
-  if (chrono < 0) HMC_INPUT_FAIL(in, "monomial %d: chrono = %d must be >= 0", index + 1, chrono);
   sp.type = type;
   sp.level = level;
   sp.mass = mass;
@@ -86,7 +79,7 @@ static hmc_monomial_spec read_monomial(input_file *in, int index) {
 void hmc_read_input(input_file *in, hmc_params *h) {
   memset(h, 0, sizeof *h);
   const input_key top[] = {
-      {"tlen", INPUT_DOUBLE, &h->tlen, "1.0", NULL, "trajectory length"}, INPUT_KEYS_END};
+      {"tlen", INPUT_DOUBLE, &h->tlen, "1.0", ">0", "trajectory length"}, INPUT_KEYS_END};
   input_read(in, NULL, top);
   const int nmon = input_count_blocks(in, "monomial");
   const int nint = input_count_blocks(in, "integrator");
@@ -102,7 +95,7 @@ void hmc_read_input(input_file *in, hmc_params *h) {
     const input_key keys[] = {
         {"level", INPUT_INT, &level, NULL, NULL, "level 0 (outermost) .. number of levels - 1"},
         {"type", INPUT_CHOICE, &type, NULL, "lf|omf2|omf4", "integrator of the level"},
-        {"steps", INPUT_INT, &steps, NULL, NULL, "steps over the time of the level"},
+        {"steps", INPUT_INT, &steps, NULL, ">=1", "steps over the time of the level"},
         INPUT_KEYS_END};
     read_block(in, "integrator", i, keys);
     if (level < 0 || level >= nint)
@@ -110,7 +103,6 @@ void hmc_read_input(input_file *in, hmc_params *h) {
                          "to %d",
                      i + 1, level, nint, nint - 1);
     if (seen[level]++) HMC_INPUT_FAIL(in, "integrator %d: level %d given twice", i + 1, level);
-    if (steps < 1) HMC_INPUT_FAIL(in, "integrator %d: steps = %d must be >= 1", i + 1, steps);
     h->level[level].type = (hmc_integrator_type)type;
     h->level[level].steps = steps;
   }

@@ -86,52 +86,7 @@ static void store_f64(unsigned char *p, double v, int little) {
 
 /* ------------------------------------------------------------------ small helpers */
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL || errlen == 0) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
-/* pread / pwrite of exactly n bytes; 0 or -1 (errno set; EIO for a short file). */
-static int pread_all(int fd, void *buf, size_t n, off_t off) {
-  unsigned char *p = buf;
-  while (n > 0) {
-    ssize_t r = pread(fd, p, n, off);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      if (r == 0) errno = EIO;
-      return -1;
-    }
-    p += r, n -= (size_t)r, off += r;
-  }
-  return 0;
-}
-static int pwrite_all(int fd, const void *buf, size_t n, off_t off) {
-  const unsigned char *p = buf;
-  while (n > 0) {
-    ssize_t r = pwrite(fd, p, n, off);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      if (r == 0) errno = EIO;
-      return -1;
-    }
-    p += r, n -= (size_t)r, off += r;
-  }
-  return 0;
-}
-
-/* Whether every process has ok != 0 (collective; also a barrier). */
-static int all_ok(int ok) {
-  int v = ok ? 1 : 0;
-#if HR_WITH_MPI
-  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-#endif
-  return v;
-}
+/* set_err, pread_all, pwrite_all, all_ok: the af_* helpers of archive_formats.h. */
 
 /* Global lexicographic index of global coordinates g (t slowest, z fastest). */
 static long long global_lex(const int g[4]) {
@@ -210,21 +165,21 @@ int archive_probe(const char *path, hr_archive_info *info, char *err, size_t err
   if (nersc_is_nersc(path)) return nersc_probe(path, info, err, errlen);
   int fd = open(path, O_RDONLY);
   if (fd < 0) {
-    set_err(err, errlen, "%s: cannot open the configuration file: %s", path, strerror(errno));
+    af_set_err(err, errlen, "%s: cannot open the configuration file: %s", path, strerror(errno));
     return -1;
   }
   struct stat st;
   unsigned char h[HIREP_HEADER_BYTES];
   memset(h, 0, sizeof h);
   if (fstat(fd, &st) != 0) {
-    set_err(err, errlen, "%s: cannot stat the file: %s", path, strerror(errno));
+    af_set_err(err, errlen, "%s: cannot stat the file: %s", path, strerror(errno));
     close(fd);
     return -1;
   }
   ssize_t got = pread(fd, h, sizeof h, 0);
   close(fd);
   if (got < OPENQCD_HEADER_BYTES) {
-    set_err(err, errlen, "%s: too short for a configuration header (%lld bytes)", path,
+    af_set_err(err, errlen, "%s: too short for a configuration header (%lld bytes)", path,
             (long long)st.st_size);
     return -1;
   }
@@ -239,7 +194,7 @@ int archive_probe(const char *path, hr_archive_info *info, char *err, size_t err
   else if (oq_ok) *info = oq;
   else {
     info->file_bytes = (long long)st.st_size;
-    set_err(err, errlen,
+    af_set_err(err, errlen,
             "%s: not a gauge configuration: the header fits neither the HiRep format "
             "(big-endian NG,T,X,Y,Z) nor the openQCD format (little-endian N0..N3)",
             path);
@@ -264,7 +219,7 @@ static int check_header(const char *path, hr_archive_format format, hr_archive_i
       close(fd);
     }
     if (!plausible) {
-      set_err(err, errlen, "%s: not in the %s format (its header looks like the %s format)",
+      af_set_err(err, errlen, "%s: not in the %s format (its header looks like the %s format)",
               path, archive_format_name(format), archive_format_name(info->format));
       return -1;
     }
@@ -272,7 +227,7 @@ static int check_header(const char *path, hr_archive_format format, hr_archive_i
     *info = want;
   }
   if (info->file_bytes != info->expected_bytes) {
-    set_err(err, errlen,
+    af_set_err(err, errlen,
             "%s: wrong file size: the %s header (SU(%d), %dx%dx%dx%d) implies %lld bytes, the "
             "file has %lld (truncated or damaged file)",
             path, archive_format_name(info->format), info->ng, info->size[0], info->size[1],
@@ -280,14 +235,14 @@ static int check_header(const char *path, hr_archive_format format, hr_archive_i
     return -1;
   }
   if (info->format == HR_ARCHIVE_OPENQCD && NG != OPENQCD_NG) {
-    set_err(err, errlen,
+    af_set_err(err, errlen,
             "%s: the openQCD format holds SU(3) fields only, this build is SU(%d) "
             "(use the HiRep format)",
             path, NG);
     return -1;
   }
   if (info->ng != NG) {
-    set_err(err, errlen,
+    af_set_err(err, errlen,
             "%s: wrong gauge group: the file holds SU(%d) links, this build is SU(%d) "
             "(configure --with-ng=%d to read it)",
             path, info->ng, NG, info->ng);
@@ -295,7 +250,7 @@ static int check_header(const char *path, hr_archive_format format, hr_archive_i
   }
   for (int mu = 0; mu < 4; ++mu)
     if (info->size[mu] != GLB_SIZE[mu]) {
-      set_err(err, errlen,
+      af_set_err(err, errlen,
               "%s: wrong lattice size: the file holds %dx%dx%dx%d, the run uses %dx%dx%dx%d "
               "(T x X x Y x Z; set GLB_T..GLB_Z to match)",
               path, info->size[0], info->size[1], info->size[2], info->size[3], GLB_T, GLB_X,
@@ -347,9 +302,9 @@ static int hirep_io_body(int fd, suNg_field *u, int writing) {
         for (int mu = 0; mu < 4; ++mu)
           link_to_file(LINK_AT(u, ipt(t, x, y, z), mu), 0,
                        buf + z * site_doubles + mu * LINK_DOUBLES(NG));
-      ok = pwrite_all(fd, buf, bytes, off) == 0;
+      ok = af_pwrite_all(fd, buf, bytes, off) == 0;
     } else {
-      ok = pread_all(fd, buf, bytes, off) == 0;
+      ok = af_pread_all(fd, buf, bytes, off) == 0;
       if (ok)
         for (int z = 0; z < Z; ++z)
           for (int mu = 0; mu < 4; ++mu)
@@ -383,7 +338,7 @@ static int openqcd_read_line(int fd, const int gline[4], int z0, int n, double *
       g[3] = zstart + first_odd;
       double *tmp = malloc((size_t)nodd * OPENQCD_RECORD_DOUBLES * sizeof(double));
       if (tmp == NULL) return -1;
-      if (pread_all(fd, tmp, (size_t)nodd * OPENQCD_RECORD_DOUBLES * 8,
+      if (af_pread_all(fd, tmp, (size_t)nodd * OPENQCD_RECORD_DOUBLES * 8,
                     openqcd_record_offset(g)) != 0) {
         free(tmp);
         return -1;
@@ -456,7 +411,7 @@ static int openqcd_write_body(int fd, suNg_field *u) {
       }
     }
     g[3] += first_odd;
-    ok = pwrite_all(fd, buf, (size_t)nrec * OPENQCD_RECORD_DOUBLES * 8,
+    ok = af_pwrite_all(fd, buf, (size_t)nrec * OPENQCD_RECORD_DOUBLES * 8,
                     openqcd_record_offset(g)) == 0;
   }
   free(buf);
@@ -500,7 +455,7 @@ int archive_read_checked(const char *path, hr_archive_format format, hr_archive_
   if (format == HR_ARCHIVE_ILDG || format == HR_ARCHIVE_NERSC ||
       (format == HR_ARCHIVE_UNKNOWN && (lime || nersc))) {
     if ((format == HR_ARCHIVE_ILDG && !lime) || (format == HR_ARCHIVE_NERSC && !nersc)) {
-      set_err(err, errlen, "%s: not in the %s format (%s)", path, archive_format_name(format),
+      af_set_err(err, errlen, "%s: not in the %s format (%s)", path, archive_format_name(format),
               format == HR_ARCHIVE_ILDG ? "no LIME record header at its start"
                                         : "it does not start with BEGIN_HEADER");
       return -1;
@@ -509,9 +464,9 @@ int archive_read_checked(const char *path, hr_archive_format format, hr_archive_
   }
   hr_archive_info info;
   /* every process reads the header and reaches the same verdict */
-  if (!all_ok(check_header(path, format, &info, err, errlen) == 0)) {
+  if (!af_all_ok(check_header(path, format, &info, err, errlen) == 0)) {
     if (err != NULL && errlen > 0 && err[0] == '\0')
-      set_err(err, errlen, "%s: the header check failed on another process", path);
+      af_set_err(err, errlen, "%s: the header check failed on another process", path);
     return -1;
   }
   host_write_suNg_field(u); /* the host copy receives the links (GPU copy stale) */
@@ -522,15 +477,15 @@ int archive_read_checked(const char *path, hr_archive_format format, hr_archive_
          0;
     close(fd);
   }
-  if (!all_ok(ok)) {
-    set_err(err, errlen, "%s: reading the links failed on %s: %s", path,
+  if (!af_all_ok(ok)) {
+    af_set_err(err, errlen, "%s: reading the links failed on %s: %s", path,
             ok ? "another process" : "this process", ok ? "see its message" : strerror(errno));
     return -1;
   }
   exchange_gauge_halo(u);
   const double plaq = header_plaquette(info.format, bc, u);
   if (!(fabs(plaq - info.plaquette) <= PLAQUETTE_TOLERANCE * fmax(1.0, fabs(info.plaquette)))) {
-    set_err(err, errlen,
+    af_set_err(err, errlen,
             "%s: plaquette mismatch: the %s header says %.16g, the links give %.16g "
             "(difference %.3g): the data are damaged, or the file was written with another "
             "time boundary condition",
@@ -569,11 +524,11 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
                           suNg_field *u, char *err, size_t errlen) {
   if (format == HR_ARCHIVE_ILDG) return archive_write_ildg_checked(path, u, 64, NULL, err, errlen);
   if (format != HR_ARCHIVE_HIREP && format != HR_ARCHIVE_OPENQCD) {
-    set_err(err, errlen, "%s: cannot write format '%s'", path, archive_format_name(format));
+    af_set_err(err, errlen, "%s: cannot write format '%s'", path, archive_format_name(format));
     return -1;
   }
   if (format == HR_ARCHIVE_OPENQCD && NG != OPENQCD_NG) {
-    set_err(err, errlen,
+    af_set_err(err, errlen,
             "%s: the openQCD format holds SU(3) fields only, this build is SU(%d) "
             "(use the HiRep format)",
             path, NG);
@@ -617,7 +572,7 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
 #endif
   if (!ok) {
     if (of != NULL) hr_ofile_abort(of);
-    set_err(err, errlen, "%s: cannot create the temporary output file: %s", path,
+    af_set_err(err, errlen, "%s: cannot create the temporary output file: %s", path,
             saved_errno ? strerror(saved_errno) : "see process 0");
     return -1;
   }
@@ -631,7 +586,7 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
   }
   if (!ok) saved_errno = errno;
   /* agreement (barrier); then process 0 renames or removes */
-  ok = all_ok(ok);
+  ok = af_all_ok(ok);
   if (hr_rank() == 0) {
     if (ok) {
       ok = hr_ofile_commit(of) == 0;
@@ -640,9 +595,9 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
       hr_ofile_abort(of);
     }
   }
-  ok = all_ok(ok);
+  ok = af_all_ok(ok);
   if (!ok) {
-    set_err(err, errlen, "%s: writing the configuration failed: %s", path,
+    af_set_err(err, errlen, "%s: writing the configuration failed: %s", path,
             saved_errno ? strerror(saved_errno) : "on another process");
     return -1;
   }
