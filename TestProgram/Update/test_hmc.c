@@ -190,8 +190,9 @@ static void print_trajectories(suNg_field *u) {
   for (int k = 0; k < 3; k++) {
     hmc_result r;
     hmc_trajectory(&h, u, &r);
+    const double plaq = avr_plaquette(u); /* collective: every process */
     if (hr_rank() == 0)
-      printf("traj %d accepted %d dH %a plaquette %a\n", k + 1, r.accepted, r.dH, avr_plaquette(u));
+      printf("traj %d accepted %d dH %a plaquette %a\n", k + 1, r.accepted, r.dH, plaq);
   }
   hmc_free(&h);
 }
