@@ -585,20 +585,11 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
     if (close(fd) != 0) ok = 0;
   }
   if (!ok) saved_errno = errno;
-  /* agreement (barrier); then process 0 renames or removes */
-  ok = af_all_ok(ok);
-  if (hr_rank() == 0) {
-    if (ok) {
-      ok = hr_ofile_commit(of) == 0;
-      if (!ok) saved_errno = errno;
-    } else {
-      hr_ofile_abort(of);
-    }
-  }
-  ok = af_all_ok(ok);
+  /* every process agrees; process 0 renames or removes */
+  ok = af_commit_all(of, ok, &saved_errno);
   if (!ok) {
     af_set_err(err, errlen, "%s: writing the configuration failed: %s", path,
-            saved_errno ? strerror(saved_errno) : "on another process");
+               saved_errno ? strerror(saved_errno) : "on another process");
     return -1;
   }
   lprintf("ARCHIVE", 10, "wrote %s (%s format), header plaquette %.16g\n", path,

@@ -79,6 +79,37 @@ static inline int af_all_ok(int ok) {
   return v;
 }
 
+/* End of an atomic write: every process agrees on ok, process 0 renames the temporary file of
+ * `of` to its final name (all ok) or removes it; returns whether the file is in place, keeping
+ * the errno of a local failure in *saved_errno. Collective. */
+static inline int af_commit_all(hr_ofile *of, int ok, int *saved_errno) {
+  ok = af_all_ok(ok);
+  if (hr_rank() == 0) {
+    if (ok) {
+      ok = hr_ofile_commit(of) == 0;
+      if (!ok) *saved_errno = errno;
+    } else {
+      hr_ofile_abort(of);
+    }
+  }
+  return af_all_ok(ok);
+}
+
+/* 0 when the lattice of a file header (size[4]) is the run's; otherwise -1 with the message
+ * in err. */
+static inline int af_check_lattice(const char *path, const int size[4], char *err,
+                                   size_t errlen) {
+  for (int mu = 0; mu < 4; ++mu)
+    if (size[mu] != GLB_SIZE[mu]) {
+      af_set_err(err, errlen,
+                 "%s: wrong lattice size: the file holds %dx%dx%dx%d, the run uses "
+                 "%dx%dx%dx%d (T x X x Y x Z; set GLB_T..GLB_Z to match)",
+                 path, size[0], size[1], size[2], size[3], GLB_T, GLB_X, GLB_Y, GLB_Z);
+      return -1;
+    }
+  return 0;
+}
+
 /* Big-endian unsigned loads and stores of 2, 4 and 8 bytes. */
 static inline uint64_t af_load_be(const unsigned char *p, int nbytes) {
   uint64_t v = 0;

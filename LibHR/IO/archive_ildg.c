@@ -353,15 +353,7 @@ int ildg_read_checked(const char *path, suNg_field *u, char *err, size_t errlen)
                path, info.ng, NG, info.ng);
     ok = 0;
   }
-  for (int mu = 0; mu < 4 && ok; ++mu)
-    if (info.size[mu] != GLB_SIZE[mu]) {
-      af_set_err(err, errlen,
-                 "%s: wrong lattice size: the file holds %dx%dx%dx%d, the run uses "
-                 "%dx%dx%dx%d (T x X x Y x Z; set GLB_T..GLB_Z to match)",
-                 path, info.size[0], info.size[1], info.size[2], info.size[3], GLB_T, GLB_X,
-                 GLB_Y, GLB_Z);
-      ok = 0;
-    }
+  if (ok && af_check_lattice(path, info.size, err, errlen) != 0) ok = 0;
   if (ok && info.expected_bytes != info.file_bytes) {
     af_set_err(err, errlen,
                "%s: wrong size of the ildg-binary-data record: %lld bytes, the ildg-format "
@@ -526,16 +518,7 @@ int archive_write_ildg_checked(const char *path, suNg_field *u, int precision_bi
     if (ok && fsync(fd) != 0) ok = 0, saved_errno = errno;
     if (close(fd) != 0 && ok) ok = 0, saved_errno = errno;
   }
-  ok = af_all_ok(ok);
-  if (hr_rank() == 0) {
-    if (ok) {
-      ok = hr_ofile_commit(of) == 0;
-      if (!ok) saved_errno = errno;
-    } else {
-      hr_ofile_abort(of);
-    }
-  }
-  ok = af_all_ok(ok);
+  ok = af_commit_all(of, ok, &saved_errno);
   if (!ok) {
     af_set_err(err, errlen, "%s: writing the ILDG file failed: %s", path,
                saved_errno ? strerror(saved_errno) : "on another process");

@@ -223,15 +223,7 @@ int nersc_read_checked(const char *path, suNg_field *u, char *err, size_t errlen
                path, info.expected_bytes, info.file_bytes);
     ok = 0;
   }
-  for (int mu = 0; mu < 4 && ok; ++mu)
-    if (info.size[mu] != GLB_SIZE[mu]) {
-      af_set_err(err, errlen,
-                 "%s: wrong lattice size: the file holds %dx%dx%dx%d, the run uses "
-                 "%dx%dx%dx%d (T x X x Y x Z; set GLB_T..GLB_Z to match)",
-                 path, info.size[0], info.size[1], info.size[2], info.size[3], GLB_T, GLB_X,
-                 GLB_Y, GLB_Z);
-      ok = 0;
-    }
+  if (ok && af_check_lattice(path, info.size, err, errlen) != 0) ok = 0;
   if (!af_all_ok(ok)) {
     if (ok) af_set_err(err, errlen, "%s: the NERSC header check failed on another process", path);
     return -1;
