@@ -65,7 +65,7 @@ static void bench(const char *name, const geometry_descriptor *g, hr_layout layo
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_comm");
   geometry_params p;
-  geometry_read_input(in, &p);
+  geometry_read_input(&p, in);
   int n_exchanges = 100;
   char force[INPUT_STRING_MAX] = "";
   input_key keys[] = {
@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
   geometry_init(&p);
 
   lprintf("BENCH", 0, "halo exchange: lattice %dx%dx%dx%d, process grid %dx%dx%dx%d (%d ranks, %d threads each), local %dx%dx%dx%d, halo in%s%s%s%s%s\n",
-          GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z, hr_nranks(), hr_nthreads(), T, X,
-          Y, Z, HALO_DIR[0] ? " t" : "", HALO_DIR[1] ? " x" : "", HALO_DIR[2] ? " y" : "",
+          GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z, hr_nranks(), hr_nthreads(), LOC_T, LOC_X,
+          LOC_Y, LOC_Z, HALO_DIR[0] ? " t" : "", HALO_DIR[1] ? " x" : "", HALO_DIR[2] ? " y" : "",
           HALO_DIR[3] ? " z" : "", (HALO_DIR[0] | HALO_DIR[1] | HALO_DIR[2] | HALO_DIR[3]) ? "" : " no direction");
   lprintf("BENCH", 0, "%d timed exchanges per field, blocking start+complete, times of the slowest rank\n", n_exchanges);
   int link_doubles = 2 * NG * NG;

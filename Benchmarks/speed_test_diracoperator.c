@@ -25,7 +25,7 @@ static void fill_spinor(spinor_field *f, uint64_t draw) {
   host_write_spinor_field(f);
   _OMP_MASTER_FOR(f->type, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     hr_rng_stream st;
     rng_stream_init(&st, 99, draw, (uint64_t)((((long long)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3]));
     suNf_spinor *s = _FIELD_AT(f, ix);
@@ -96,7 +96,7 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_dirac");
   geometry_params p;
-  geometry_read_input(in, &p);
+  geometry_read_input(&p, in);
   double m0 = 0.1, csw = 1.0, min_time = 1.0;
   input_key keys[] = {
       {"m0", INPUT_DOUBLE, &m0, "0.1", NULL, "bare mass"},
@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   dirac_bc bc;
-  dirac_bc_read_input(in, &bc);
+  dirac_bc_read_input(&bc, in);
   input_finish(in);
   geometry_init(&p);
   dirac_bc_print(&bc);
@@ -115,14 +115,14 @@ int main(int argc, char **argv) {
   host_write_suNg_field(u);
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     hr_rng_stream st;
     rng_stream_init(&st, 7, 0, (uint64_t)((((long long)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3]));
     for (int mu = 0; mu < 4; mu++) {
       suNg_algebra_vector v;
-      suNg_algebra_vector_random(&st, &v);
-      suNg_algebra_vector_scale(0.3, &v, &v);
-      suNg_exp(&v, _4FIELD_AT(u, ix, mu));
+      suNg_algebra_vector_random(&v, &st);
+      suNg_algebra_vector_scale(&v, 0.3, &v);
+      suNg_exp(_4FIELD_AT(u, ix, mu), &v);
     }
   }
   const dirac_op wilson = dirac_op_make(u, m0, 0., &bc), clover = dirac_op_make(u, m0, csw, &bc);

@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   input_finish(in);
   geometry_init(&gp);
   suNg_field *u = alloc_gfield(&glattice);

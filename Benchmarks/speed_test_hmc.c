@@ -46,9 +46,9 @@ static double operator_gflops(const dirac_op *D) {
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_hmc");
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   hmc_fermion_setup fs;
-  dirac_bc_read_input(in, &fs.bc);
+  dirac_bc_read_input(&fs.bc, in);
   int ntherm = 0, ntraj = 0;
   long long seed = 0;
   const input_key keys[] = {
@@ -69,14 +69,14 @@ int main(int argc, char **argv) {
   gauge_field_cold(u);
   for (int k = 0; k < ntherm; k++) {
     hmc_result r;
-    hmc_trajectory(&h, u, &r);
+    hmc_trajectory(u, &h, &r);
   }
   double total = 0, force = 0, solver = 0, flops = 0;
   long iters = 0;
   int acc = 0;
   for (int k = 0; k < ntraj; k++) {
     hmc_result r;
-    hmc_trajectory(&h, u, &r);
+    hmc_trajectory(u, &h, &r);
     total += r.seconds;
     force += r.force_seconds;
     acc += r.accepted;

@@ -134,9 +134,9 @@ static void bench_solves(const char *label, const dirac_op *D, const bench_param
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_inverters");
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   dirac_bc bc;
-  dirac_bc_read_input(in, &bc);
+  dirac_bc_read_input(&bc, in);
   bench_params bp;
   const input_key keys[] = {
       {"bench:m0", INPUT_DOUBLE, &bp.m0, NULL, NULL, "bare mass on the random gauge field"},
@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
     geometry_init(&g8);
     suNg_field *u = alloc_gfield(&glattice);
     char err[1024];
-    if (archive_read_checked(path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err)
+    if (archive_read_checked(u, path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err)
         == 0) {
       dirac_bc pbc = bc;
       pbc.kind[0] = HR_BC_PERIODIC;

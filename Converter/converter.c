@@ -43,7 +43,7 @@ static void finish(int code) {
 
 static void probe_or_die(const char *path, hr_archive_info *info) {
   char err[1024];
-  if (archive_probe(path, info, err, sizeof err) != 0) hr_fatal(HR_EXIT_IO, "%s", err);
+  if (archive_probe(info, path, err, sizeof err) != 0) hr_fatal(HR_EXIT_IO, "%s", err);
   if (info->file_bytes != info->expected_bytes)
     hr_fatal(HR_EXIT_IO,
              "%s: wrong file size: the %s header implies %lld bytes, the file has %lld "
@@ -72,7 +72,7 @@ static void info_command(const char *path) {
   }
   geometry_from_header(&info);
   suNg_field *u = alloc_gfield(&glattice);
-  archive_read(path, info.format, HR_ARCHIVE_BC_AUTO, u);
+  archive_read(u, path, info.format, HR_ARCHIVE_BC_AUTO);
   const int open_bc = gauge_field_has_open_time_boundary(u);
   printf("time boundary = %s\n", open_bc ? "open (U_0 at t = T-1 is zero)" : "periodic");
   printf("plaquette = %.16g\n", avr_plaquette(u));
@@ -93,7 +93,7 @@ static void convert_command(hr_archive_format from, hr_archive_format to, int pr
              in, info.ng, NG);
   geometry_from_header(&info);
   suNg_field *u = alloc_gfield(&glattice);
-  archive_read(in, from, HR_ARCHIVE_BC_AUTO, u);
+  archive_read(u, in, from, HR_ARCHIVE_BC_AUTO);
   if (to == HR_ARCHIVE_ILDG) {
     char err[1024] = "";
     if (archive_write_ildg_checked(out, u, precision, lfn, err, sizeof err) != 0)

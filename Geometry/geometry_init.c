@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int T, X, Y, Z;
+int LOC_T, LOC_X, LOC_Y, LOC_Z;
 int LOC_SIZE[4];
 int GLB_T, GLB_X, GLB_Y, GLB_Z;
 int GLB_SIZE[4];
@@ -46,7 +46,7 @@ void geometry_params_default(geometry_params *p) {
 static int check_input_params(const struct input_file *in, const geometry_params *p,
                               int nranks, char *errbuf, size_t errlen);
 
-int geometry_read_input_keys(struct input_file *in, geometry_params *p, char *errbuf,
+int geometry_read_input_keys(geometry_params *p, struct input_file *in, char *errbuf,
                              size_t errlen) {
   geometry_params_default(p);
   input_key keys[] = {
@@ -67,9 +67,9 @@ int geometry_read_input_keys(struct input_file *in, geometry_params *p, char *er
   return check_input_params(in, p, -1, errbuf, errlen);
 }
 
-void geometry_read_input(struct input_file *in, geometry_params *p) {
+void geometry_read_input(geometry_params *p, struct input_file *in) {
   char err[2048];
-  if (geometry_read_input_keys(in, p, err, sizeof err) != 0) hr_fatal(HR_EXIT_INPUT, "%s", err);
+  if (geometry_read_input_keys(p, in, err, sizeof err) != 0) hr_fatal(HR_EXIT_INPUT, "%s", err);
   int nranks = 1;
 #if HR_WITH_MPI
   int mpi_running = 0;
@@ -252,7 +252,7 @@ void geometry_init(const geometry_params *p) {
     VOLUME *= LOC_SIZE[mu];
     GLB_VOLUME *= p->glb[mu];
   }
-  T = LOC_SIZE[0], X = LOC_SIZE[1], Y = LOC_SIZE[2], Z = LOC_SIZE[3];
+  LOC_T = LOC_SIZE[0], LOC_X = LOC_SIZE[1], LOC_Y = LOC_SIZE[2], LOC_Z = LOC_SIZE[3];
   GLB_T = GLB_SIZE[0], GLB_X = GLB_SIZE[1], GLB_Y = GLB_SIZE[2], GLB_Z = GLB_SIZE[3];
   NP_T = NP_SIZE[0], NP_X = NP_SIZE[1], NP_Y = NP_SIZE[2], NP_Z = NP_SIZE[3];
   PB_T = PB_SIZE[0], PB_X = PB_SIZE[1], PB_Y = PB_SIZE[2], PB_Z = PB_SIZE[3];
@@ -279,7 +279,7 @@ void geometry_init(const geometry_params *p) {
   geometry_layout_build();
 
   lprintf("GEOMETRY", 10, "global lattice %dx%dx%dx%d, process grid %dx%dx%dx%d, local lattice %dx%dx%dx%d\n",
-          GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z, T, X, Y, Z);
+          GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z, LOC_T, LOC_X, LOC_Y, LOC_Z);
   lprintf("GEOMETRY", 20, "path blocking %dx%dx%dx%d; halo in%s%s%s%s%s\n", PB_T, PB_X, PB_Y,
           PB_Z, HALO_DIR[0] ? " t" : "", HALO_DIR[1] ? " x" : "", HALO_DIR[2] ? " y" : "",
           HALO_DIR[3] ? " z" : "",
@@ -290,6 +290,6 @@ void geometry_init(const geometry_params *p) {
 
 void geometry_init_from_input(struct input_file *in) {
   geometry_params p;
-  geometry_read_input(in, &p);
+  geometry_read_input(&p, in);
   geometry_init(&p);
 }

@@ -435,10 +435,10 @@ void geometry_layout_build(void) {
     }
   hr_ipt = xcalloc((size_t)VOLUME, sizeof(int));
   int x[4], n = 0;
-  for (x[0] = 0; x[0] < T; x[0]++)
-    for (x[1] = 0; x[1] < X; x[1]++)
-      for (x[2] = 0; x[2] < Y; x[2]++)
-        for (x[3] = 0; x[3] < Z; x[3]++) hr_ipt[n++] = ext_table[ext_pos(x)];
+  for (x[0] = 0; x[0] < LOC_T; x[0]++)
+    for (x[1] = 0; x[1] < LOC_X; x[1]++)
+      for (x[2] = 0; x[2] < LOC_Y; x[2]++)
+        for (x[3] = 0; x[3] < LOC_Z; x[3]++) hr_ipt[n++] = ext_table[ext_pos(x)];
 
   for (int p = 0; p < 2; p++) {
     list_free(&groups[p]);
@@ -454,20 +454,20 @@ int ipt_ext(const int x[4]) {
   return pos < 0 ? -1 : ext_table[pos];
 }
 
-void local_coordinates(int ix, int x[4]) {
+void local_coordinates(int x[4], int ix) {
   hr_assert(ix >= 0 && ix < n_sites, "index %d outside 0..%d", ix, n_sites - 1);
   for (int mu = 0; mu < 4; mu++) x[mu] = site_coord[4 * ix + mu];
 }
 
-void global_coordinates(int ix, int g[4]) {
-  local_coordinates(ix, g);
+void global_coordinates(int g[4], int ix) {
+  local_coordinates(g, ix);
   for (int mu = 0; mu < 4; mu++)
     g[mu] = ((ZERO_COORD[mu] + g[mu]) % GLB_SIZE[mu] + GLB_SIZE[mu]) % GLB_SIZE[mu];
 }
 
 int site_parity(int ix) {
   int g[4];
-  global_coordinates(ix, g);
+  global_coordinates(g, ix);
   return coord_parity(g);
 }
 

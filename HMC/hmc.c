@@ -54,10 +54,10 @@ int main(int argc, char **argv) {
   run_params r;
   read_params(in, &r);
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   hmc_fermion_setup fs;
   fs.csw = r.csw;
-  dirac_bc_read_input(in, &fs.bc);
+  dirac_bc_read_input(&fs.bc, in);
   hmc_params h;
   hmc_read_input(in, &h);
   input_finish(in);
@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
   double sum_e = 0, sum_e2 = 0;
   for (int traj = first + 1; traj <= r.ntraj; ++traj) {
     hmc_result res;
-    hmc_trajectory(&h, u, &res);
+    hmc_trajectory(u, &h, &res);
     const double e = exp(-res.dH);
     accepted += res.accepted;
     n++;
@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
               cimag(polyakov_loop(u)));
     if (r.rev_freq > 0 && traj % r.rev_freq == 0) {
       double du, dp, dh;
-      hmc_reversibility(&h, u, &du, &dp, &dh);
+      hmc_reversibility(&du, &dp, &dh, &h, u);
       lprintf("MAIN", 0, "traj=%d reversibility max|dU|=%.3e max|dP|=%.3e dH_forward+back=%.3e\n",
               traj, du, dp, dh);
     }

@@ -54,14 +54,14 @@ hr_archive_format archive_format_from_name(const char *name);
 
 /* Recognise the format of `path` from its header and size and fill *info. Returns 0, or -1
  * with a message naming the file in err (unreadable, or no format fits header and size). */
-int archive_probe(const char *path, hr_archive_info *info, char *err, size_t errlen);
+int archive_probe(hr_archive_info *info, const char *path, char *err, size_t errlen);
 
 /* Read `path` in `format` (HR_ARCHIVE_UNKNOWN: recognise it) into u (glattice), check it
  * and exchange the halo. `bc` chooses the plaquette definition of HiRep headers. Returns 0,
  * or -1 with "file: what differs" in err (every process gets the same result); u is then
  * undefined. Collective. */
-int archive_read_checked(const char *path, hr_archive_format format, hr_archive_bc bc,
-                         suNg_field *u, char *err, size_t errlen);
+int archive_read_checked(suNg_field *u, const char *path, hr_archive_format format,
+                         hr_archive_bc bc, char *err, size_t errlen);
 /* Write u in `format` to `path` (temporary file + rename). bc as above (AUTO: open when
  * U_0 at GLB_T-1 is zero). Exchanges the halo of u first. Returns 0, or -1 with a message
  * in err (no file is left under `path`). Collective. */
@@ -69,7 +69,7 @@ int archive_write_checked(const char *path, hr_archive_format format, hr_archive
                           suNg_field *u, char *err, size_t errlen);
 
 /* archive_read_checked that stops the program on error (exit code HR_EXIT_IO). */
-void archive_read(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u);
+void archive_read(suNg_field *u, const char *path, hr_archive_format format, hr_archive_bc bc);
 /* archive_write_checked that stops the program on error (exit code HR_EXIT_IO). */
 void archive_write(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u);
 
@@ -84,7 +84,7 @@ int archive_write_ildg_checked(const char *path, suNg_field *u, int precision_bi
 uint32_t hr_crc32(uint32_t crc, const void *data, size_t n);
 
 /* HiRep-style names: read / write a HiRep-format file (periodic time b.c.), fatal on error. */
-void read_gauge_field(const char *path, suNg_field *u);
+void read_gauge_field(suNg_field *u, const char *path);
 void write_gauge_field(const char *path, suNg_field *u);
 
 /* Whether every link U_0(GLB_T-1, x) of u is exactly zero (openQCD's open boundary). */

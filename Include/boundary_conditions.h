@@ -31,7 +31,7 @@ typedef struct {
 void dirac_bc_default(dirac_bc *bc);
 /* Read bc_t..bc_z and theta_t..theta_z from the top level of `in` (stops with file:line:
  * key on a bad value, e.g. bc_x = open). */
-void dirac_bc_read_input(struct input_file *in, dirac_bc *bc);
+void dirac_bc_read_input(dirac_bc *bc, struct input_file *in);
 /* Log the boundary conditions (topic "DIRAC", level 10). */
 void dirac_bc_print(const dirac_bc *bc);
 /* Phase of the link U_mu at global coordinate x_mu (0 <= x_mu < GLB_SIZE[mu]). */

@@ -10,6 +10,32 @@
  *   (1 + s gamma_mu) psi = (h_0, h_1, lower) with lower_(p_r) = s i^(-k_r) h_r,
  * and the colour matrix commutes with the spin projection, so it is applied to h only. */
 
+/* The parameters must be defined by the includer. */
+#ifndef DIRAC_TMPL_SFX
+#error "dirac_site_template.h: define DIRAC_TMPL_SFX (the name suffix, empty or _flt) before including"
+#endif
+#ifndef DIRAC_TMPL_SPINOR
+#error "dirac_site_template.h: define DIRAC_TMPL_SPINOR (the spinor type) before including"
+#endif
+#ifndef DIRAC_TMPL_VEC
+#error "dirac_site_template.h: define DIRAC_TMPL_VEC (the colour vector type) before including"
+#endif
+#ifndef DIRAC_TMPL_MAT
+#error "dirac_site_template.h: define DIRAC_TMPL_MAT (the link matrix type) before including"
+#endif
+#ifndef DIRAC_TMPL_CPLX
+#error "dirac_site_template.h: define DIRAC_TMPL_CPLX (the complex type) before including"
+#endif
+#ifndef DIRAC_TMPL_REAL
+#error "dirac_site_template.h: define DIRAC_TMPL_REAL (the real type) before including"
+#endif
+#ifndef DIRAC_TMPL_MKCPLX
+#error "dirac_site_template.h: define DIRAC_TMPL_MKCPLX (the complex constructor) before including"
+#endif
+#ifndef DIRAC_TMPL_CLOVER
+#error "dirac_site_template.h: define DIRAC_TMPL_CLOVER (the clover block type) before including"
+#endif
+
 #define DIRAC_F_(name) HR_CAT(name, DIRAC_TMPL_SFX)
 #define DIRAC_VR_(op) HR_CAT(DIRAC_TMPL_VEC, op)
 #define DIRAC_MR_(op) HR_CAT(DIRAC_TMPL_MAT, op)
@@ -80,11 +106,11 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir)(int mu, int s, int first,
   DIRAC_F_(dirac_half_spinor) h, w;
   DIRAC_F_(dirac_spin_project)(mu, s, psi, &h);
   if (s < 0) {
-    DIRAC_MR_(_mul_vec)(U, &h.c[0], &w.c[0]);
-    DIRAC_MR_(_mul_vec)(U, &h.c[1], &w.c[1]);
+    DIRAC_MR_(_mul_vec)(&w.c[0], U, &h.c[0]);
+    DIRAC_MR_(_mul_vec)(&w.c[1], U, &h.c[1]);
   } else {
-    DIRAC_MR_(_dag_mul_vec)(U, &h.c[0], &w.c[0]);
-    DIRAC_MR_(_dag_mul_vec)(U, &h.c[1], &w.c[1]);
+    DIRAC_MR_(_dag_mul_vec)(&w.c[0], U, &h.c[0]);
+    DIRAC_MR_(_dag_mul_vec)(&w.c[1], U, &h.c[1]);
   }
   DIRAC_F_(dirac_spin_reconstruct)(mu, s, first, &w, out);
 }
@@ -245,7 +271,7 @@ HR_INLINE void DIRAC_F_(dirac_site_diag)(int g5, DIRAC_TMPL_REAL f, const DIRAC_
   if (cl != NULL)
     DIRAC_F_(dirac_site_clover_mul)(cl, in, out);
   else
-    DIRAC_SR_(_scale)(f, in, out);
+    DIRAC_SR_(_scale)(out, f, in);
   if (g5) DIRAC_SR_(_g5)(out, out);
 }
 
@@ -261,15 +287,15 @@ HR_INLINE void DIRAC_F_(dirac_site_finish)(int mode, int g5, DIRAC_TMPL_REAL s, 
   DIRAC_TMPL_SPINOR t;
   if (mode == DIRAC_HOP_PLUS_DIAG) {
     DIRAC_F_(dirac_site_diag)(0, diag, cl, x, &t);
-    DIRAC_SR_(_mul_add)(&t, s, r, &t);
+    DIRAC_SR_(_mul_add)(&t, &t, s, r);
   } else if (mode == DIRAC_HOP_THEN_INV) {
-    DIRAC_SR_(_scale)(s, r, r);
+    DIRAC_SR_(_scale)(r, s, r);
     DIRAC_F_(dirac_site_diag)(0, (DIRAC_TMPL_REAL)1 / diag, cl, r, &t);
   } else {
-    DIRAC_SR_(_scale)(s, r, &t);
+    DIRAC_SR_(_scale)(&t, s, r);
   }
   if (g5)
-    DIRAC_SR_(_g5)(&t, out);
+    DIRAC_SR_(_g5)(out, &t);
   else
     *out = t;
 }

@@ -112,7 +112,7 @@ void fermion_force_add_eo(fermion_force_acc *f, const dirac_op *D, double c,
 void fermion_force_add_logdet(fermion_force_acc *f, const dirac_op *D, double c, int parity);
 /* p^a(x,mu) -= eps F^a(x,mu) from the accumulated terms (links of D: the same gauge field and
  * boundary conditions as every term added). */
-void fermion_force_apply(fermion_force_acc *f, const dirac_op *D, suNg_av_field *p, double eps);
+void fermion_force_apply(suNg_av_field *p, fermion_force_acc *f, const dirac_op *D, double eps);
 
 #ifdef __cplusplus
 }

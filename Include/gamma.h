@@ -32,7 +32,7 @@ HR_INLINE hr_complex hr_i_pow(int k) {
 
 /* g[4*a+b] = (gamma_mu)_ab for mu = 0..3, the explicit 4x4 matrix built from the tables;
  * mu = 4 gives gamma5 = diag(1, 1, -1, -1). */
-HR_INLINE void hr_gamma_matrix(int mu, hr_complex g[16]) {
+HR_INLINE void hr_gamma_matrix(hr_complex g[16], int mu) {
   const int perm[4][2] = HR_GAMMA_PERM_INIT;
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
   for (int i = 0; i < 16; ++i)
@@ -52,10 +52,10 @@ HR_INLINE void hr_gamma_matrix(int mu, hr_complex g[16]) {
 
 /* s[4*a+b] = (sigma_mu,nu)_ab = (i/2) [gamma_mu, gamma_nu]: Hermitian, block diagonal in the
  * chiral basis (components 0,1 and 2,3 do not mix). */
-HR_INLINE void hr_sigma_matrix(int mu, int nu, hr_complex s[16]) {
+HR_INLINE void hr_sigma_matrix(hr_complex s[16], int mu, int nu) {
   hr_complex gm[16], gn[16];
-  hr_gamma_matrix(mu, gm);
-  hr_gamma_matrix(nu, gn);
+  hr_gamma_matrix(gm, mu);
+  hr_gamma_matrix(gn, nu);
   for (int a = 0; a < 4; ++a)
     for (int b = 0; b < 4; ++b) {
       hr_complex c = hr_cmplx(0, 0);

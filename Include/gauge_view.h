@@ -31,7 +31,7 @@ typedef struct {
 } gauge_view;
 
 /* out = U_mu(ix). */
-HR_INLINE void gauge_view_link(const gauge_view *v, int ix, int mu, suNg *out) {
+HR_INLINE void gauge_view_link(suNg *out, const gauge_view *v, int ix, int mu) {
   const int e = ix - v->shift;
   if (v->host != NULL) {
     *out = v->host[4 * e + mu];
@@ -43,7 +43,7 @@ HR_INLINE void gauge_view_link(const gauge_view *v, int ix, int mu, suNg *out) {
 
 /* U_mu(ix) = *in, written into mem: the writable pointer of the copy the view reads (the
  * field's ptr when v->host is set, else its gpu_ptr). */
-HR_INLINE void gauge_view_store(const gauge_view *v, suNg *mem, int ix, int mu,
+HR_INLINE void gauge_view_store(suNg *mem, const gauge_view *v, int ix, int mu,
                                 const suNg *in) {
   const int e = ix - v->shift;
   if (v->host != NULL) {

@@ -40,12 +40,12 @@ void geometry_params_default(geometry_params *p);
 /* Fill `p` from the GLB_*, NP_* and PB_* keys of the top level of `in` and check them as
  * geometry_check_params does, except for the rank count. Returns 0, or -1 with
  * "file:line: key: ..." in errbuf (missing, malformed or impossible value). */
-int geometry_read_input_keys(struct input_file *in, geometry_params *p, char *errbuf,
+int geometry_read_input_keys(geometry_params *p, struct input_file *in, char *errbuf,
                              size_t errlen);
 /* As geometry_read_input_keys, also checking NP_T*NP_X*NP_Y*NP_Z against the number of MPI
  * ranks (when MPI runs; message at the line of the first NP_* key); stops the program on
  * error (exit code HR_EXIT_INPUT). */
-void geometry_read_input(struct input_file *in, geometry_params *p);
+void geometry_read_input(geometry_params *p, struct input_file *in);
 /* Check `p` for a run on `nranks` processes: GLB divisible by NP, local extents even and
  * >= 2, product of NP == nranks, NP > 1 only in MPI builds, 1 <= PB <= local extent.
  * Returns NULL when valid, else `buf` holding a message that names the key and the remedy. */
@@ -63,7 +63,7 @@ void geometry_finalize(void);
 /* ------------------------------------------------------------------ sizes and grid */
 
 /* Local lattice extents (this process) and their array form LOC_SIZE[mu]. */
-extern int T, X, Y, Z;
+extern int LOC_T, LOC_X, LOC_Y, LOC_Z;
 extern int LOC_SIZE[4];
 /* Global lattice extents. */
 extern int GLB_T, GLB_X, GLB_Y, GLB_Z;
@@ -74,7 +74,7 @@ extern int NP_SIZE[4];
 /* Path-blocking sizes. */
 extern int PB_T, PB_X, PB_Y, PB_Z;
 extern int PB_SIZE[4];
-/* Local volume T*X*Y*Z and global volume. */
+/* Local volume LOC_T*LOC_X*LOC_Y*LOC_Z and global volume. */
 extern int VOLUME;
 extern long long GLB_VOLUME;
 /* Coordinates of this process in the grid, its rank in the Cartesian communicator (0
@@ -142,19 +142,20 @@ extern geometry_descriptor glattice, glat_even, glat_odd;
  * halo). Directions without a halo wrap periodically. A copy has the neighbours of its
  * master; neighbours of local sites are always master sites. */
 extern int *hr_iup, *hr_idn;
-/* Index of local coordinates (t,x,y,z), 0 <= t < T etc.: hr_ipt[((t*X+x)*Y+y)*Z+z]. */
+/* Index of local coordinates (t,x,y,z), 0 <= t < LOC_T etc.:
+ * hr_ipt[((t*LOC_X+x)*LOC_Y+y)*LOC_Z+z]. */
 extern int *hr_ipt;
 #define iup(ix, mu) (hr_iup[4 * (ix) + (mu)])
 #define idn(ix, mu) (hr_idn[4 * (ix) + (mu)])
-#define ipt(t, x, y, z) (hr_ipt[(((t) * X + (x)) * Y + (y)) * Z + (z)])
+#define ipt(t, x, y, z) (hr_ipt[(((t) * LOC_X + (x)) * LOC_Y + (y)) * LOC_Z + (z)])
 
 /* Index of local coordinates x[4] that may lie in the halo (x[mu] = -1 or LOC_SIZE[mu] in
  * directions with a halo); -1 when that site is not stored. */
 int ipt_ext(const int x[4]);
 /* Local coordinates of any stored index (halo sites have -1 or LOC_SIZE[mu]). */
-void local_coordinates(int ix, int x[4]);
+void local_coordinates(int x[4], int ix);
 /* Global coordinates (0 <= g[mu] < GLB_SIZE[mu]) of any stored index. */
-void global_coordinates(int ix, int g[4]);
+void global_coordinates(int g[4], int ix);
 /* Parity (0 even, 1 odd) of any stored index: (t+x+y+z) mod 2 of its global coordinates. */
 int site_parity(int ix);
 /* The master index a stored index stands for: itself for master sites and halo sites, the

@@ -27,7 +27,7 @@
  *       const int i = HR_THREAD_INDEX(t);
  *       if (i < n) { suNf_spinor a, b;
  *         read_gpu_suNf_spinor(n, &a, r, i, 0); read_gpu_suNf_spinor(n, &b, s, i, 0);
- *         suNf_spinor_mul_add(&a, c, &b, &a); write_gpu_suNf_spinor(n, &a, r, i, 0); }
+ *         suNf_spinor_mul_add(&a, &a, c, &b); write_gpu_suNf_spinor(n, &a, r, i, 0); }
  *     }
  *   }
  *   _PIECE_FOR(r->type, ixp) {

@@ -103,22 +103,22 @@ void hmc_check_params(const hmc_params *h);
 
 /* Integrate the equations of motion of h for time tau (sign: backwards for tau < 0) from
  * (u, p): the nested scheme of all levels. */
-void hmc_integrate(const hmc_params *h, suNg_field *u, suNg_av_field *p, double tau);
+void hmc_integrate(suNg_field *u, suNg_av_field *p, const hmc_params *h, double tau);
 /* H = K(p) + sum of the monomials' actions of u (after their heatbath for the start). */
 double hmc_hamiltonian(const hmc_params *h, const suNg_field *u, const suNg_av_field *p);
 
 /* One trajectory: momenta heatbath, pseudofermion heatbaths, integration over tlen, all
  * actions recomputed at the end, Metropolis accept/reject with a random number from the
  * global generator (the same on every process). On rejection u is restored bitwise. */
-void hmc_trajectory(const hmc_params *h, suNg_field *u, hmc_result *res);
+void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res);
 
 /* Reversibility check from the links u (unchanged afterwards): fresh momenta and
  * pseudofermions, integrate forward over tlen, flip the momenta, integrate back. Returns the
  * largest |U_back - U_start| (element-wise, over all links) in *du and the largest
  * |p_back + p_start| in *dp, and the two energy changes' sum in *dh (0 for an exact
  * integrator). */
-void hmc_reversibility(const hmc_params *h, const suNg_field *u, double *du, double *dp,
-                       double *dh);
+void hmc_reversibility(double *du, double *dp, double *dh, const hmc_params *h,
+                       const suNg_field *u);
 
 /* Release the monomials (their free functions). */
 void hmc_free(hmc_params *h);

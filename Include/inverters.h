@@ -78,33 +78,33 @@ void solver_params_default(hr_solver_params *p);
 const char *solver_status_name(hr_solver_status s);
 
 /* CG on a Hermitian positive definite A: A x = b. */
-hr_solver_status cg_solve(const hr_linear_operator *A, const spinor_field *b, spinor_field *x,
+hr_solver_status cg_solve(spinor_field *x, const hr_linear_operator *A, const spinor_field *b,
                           const hr_solver_params *p, hr_solver_result *res);
 /* Mixed-precision CG with reliable updates on a Hermitian positive definite A (needs
  * apply_flt): the Krylov iterations in single precision; whenever the single-precision
  * residual drops by params.delta the solution is accumulated and the true residual
  * recomputed in double. Reaches the same double-precision tolerance as cg_solve. */
-hr_solver_status cg_mixed_solve(const hr_linear_operator *A, const spinor_field *b,
-                                spinor_field *x, const hr_solver_params *p,
+hr_solver_status cg_mixed_solve(spinor_field *x, const hr_linear_operator *A,
+                                const spinor_field *b, const hr_solver_params *p,
                                 hr_solver_result *res);
 /* CGNE for any invertible M (needs apply_dag): solves M M^+ y = b by CG, x = M^+ y; the CG
  * residual is the true residual b - M x. mixed = 1 uses cg_mixed_solve (needs the _flt
  * operators). */
-hr_solver_status cgne_solve(const hr_linear_operator *M, const spinor_field *b,
-                            spinor_field *x, int mixed, const hr_solver_params *p,
+hr_solver_status cgne_solve(spinor_field *x, const hr_linear_operator *M,
+                            const spinor_field *b, int mixed, const hr_solver_params *p,
                             hr_solver_result *res);
 /* CGNR for any invertible M (needs apply_dag): solves M^+ M x = M^+ b by CG, tightening the
  * normal-equation tolerance until |b - M x| / |b| <= tol. */
-hr_solver_status cgnr_solve(const hr_linear_operator *M, const spinor_field *b,
-                            spinor_field *x, int mixed, const hr_solver_params *p,
+hr_solver_status cgnr_solve(spinor_field *x, const hr_linear_operator *M,
+                            const spinor_field *b, int mixed, const hr_solver_params *p,
                             hr_solver_result *res);
 /* BiCGstab on a general invertible A. */
-hr_solver_status bicgstab_solve(const hr_linear_operator *A, const spinor_field *b,
-                                spinor_field *x, const hr_solver_params *p,
+hr_solver_status bicgstab_solve(spinor_field *x, const hr_linear_operator *A,
+                                const spinor_field *b, const hr_solver_params *p,
                                 hr_solver_result *res);
 /* MINRES on a Hermitian (possibly indefinite) A, e.g. Q = gamma5 D. */
-hr_solver_status minres_solve(const hr_linear_operator *A, const spinor_field *b,
-                              spinor_field *x, const hr_solver_params *p,
+hr_solver_status minres_solve(spinor_field *x, const hr_linear_operator *A,
+                              const spinor_field *b, const hr_solver_params *p,
                               hr_solver_result *res);
 
 /* Multi-shift CG: (A + shift[i]) x[i] = b for i = 0..nshift-1 in one Krylov space, A
@@ -112,15 +112,15 @@ hr_solver_status minres_solve(const hr_linear_operator *A, const spinor_field *b
  * alloc_spinor_field_f(nshift, g); x[i] and b distinct). Each shift stops on its own
  * tolerance; the true residual of every shift is recomputed at the end (res[i], array of
  * nshift results; iterations are those of the shared Krylov space). Returns the worst status. */
-hr_solver_status cg_mshift_solve(const hr_linear_operator *A, int nshift, const double *shift,
-                                 const spinor_field *b, spinor_field *x,
+hr_solver_status cg_mshift_solve(spinor_field *x, const hr_linear_operator *A, int nshift,
+                                 const double *shift, const spinor_field *b,
                                  const hr_solver_params *p, hr_solver_result *res);
 /* Mixed-precision multi-shift CG: multi-shift CG in single precision to a relative residual
  * of max(tol, 1e-5), then each shift refined by cg_mixed_solve started from that solution
  * (reliable updates do not carry over to the shifted systems, see the documentation). */
-hr_solver_status cg_mshift_mixed_solve(const hr_linear_operator *A, int nshift,
-                                       const double *shift, const spinor_field *b,
-                                       spinor_field *x, const hr_solver_params *p,
+hr_solver_status cg_mshift_mixed_solve(spinor_field *x, const hr_linear_operator *A,
+                                       int nshift, const double *shift,
+                                       const spinor_field *b, const hr_solver_params *p,
                                        hr_solver_result *res);
 
 /* |b - A x| / |b| with one application of A (tmp: a work field on b's geometry). */

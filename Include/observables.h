@@ -24,7 +24,7 @@ extern "C" {
 double avr_plaquette(const suNg_field *u);
 /* The temporal (mu = 0) and spatial plane averages of Re tr P / NG; their mean is
  * avr_plaquette. */
-void avr_plaquette_parts(const suNg_field *u, double *temporal, double *spatial);
+void avr_plaquette_parts(double *temporal, double *spatial, const suNg_field *u);
 /* HiRep's average plaquette for open time boundaries: space-like plaquettes at global t = 0
  * and t = GLB_T-1 weigh 1/2, time-like ones at t = GLB_T-1 weigh 0, the weighted sum of
  * Re tr P / NG is divided by 6 GLB_X GLB_Y GLB_Z (GLB_T-1). */

@@ -81,8 +81,8 @@ const hr_meson_channel *meson_channels(int *n);
  * Gammabar = gamma0 Gamma^+ gamma0, S(x) the propagator from the source at time slice t0
  * (prop as from propagator_point) and t = x_0 - t0 (mod GLB_T); averaged over the
  * matrices of the channel. corr: nch x GLB_T numbers, channel-major. Collective. */
-void meson_correlators(const spinor_field *prop, int t0, int nch, const hr_meson_channel *ch,
-                       double *corr);
+void meson_correlators(double *corr, const spinor_field *prop, int t0, int nch,
+                       const hr_meson_channel *ch);
 
 #ifdef __cplusplus
 }

@@ -45,10 +45,10 @@ uint64_t rng_next_draw(void);
 /* Write the state as one text line "libhr-rng seed=<u64> draw=<u64>". Returns 0 or -1. */
 int rng_write_state(FILE *f, hr_rng_state st);
 /* Read a state written by rng_write_state. Returns 0, or -1 if the text is malformed. */
-int rng_read_state(FILE *f, hr_rng_state *st);
+int rng_read_state(hr_rng_state *st, FILE *f);
 /* Parse one state line (with or without its final newline); *st is changed only on success.
  * Returns 0, or -1 if the text is malformed or draw > HR_RNG_MAX_DRAW. */
-int rng_parse_state(const char *line, hr_rng_state *st);
+int rng_parse_state(hr_rng_state *st, const char *line);
 /* A stream for a global (site-less) draw: takes the next draw number and starts the stream
  * (global seed, that draw, HR_RNG_NO_SITE). Every rank gets the same numbers. */
 void rng_global_stream(hr_rng_stream *s);

@@ -17,7 +17,7 @@
 #define HR_PHILOX_ROUNDS 10
 
 /* Philox-4x32-10 block function: out = Philox(ctr, key) (out may be ctr itself). */
-HR_INLINE void rng_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
+HR_INLINE void rng_philox4x32_10(uint32_t out[4], const uint32_t ctr[4], const uint32_t key[2]) {
   uint32_t x0 = ctr[0], x1 = ctr[1], x2 = ctr[2], x3 = ctr[3];
   uint32_t k0 = key[0], k1 = key[1];
   for (int round = 0; round < HR_PHILOX_ROUNDS; ++round) {
@@ -60,7 +60,7 @@ HR_INLINE void rng_stream_init(hr_rng_stream *s, uint64_t seed, uint64_t draw, u
 /* Next 32 random bits of the stream. */
 HR_INLINE uint32_t rng_u32(hr_rng_stream *s) {
   if (s->pos >= 4) {
-    rng_philox4x32_10(s->ctr, s->key, s->out);
+    rng_philox4x32_10(s->out, s->ctr, s->key);
     s->ctr[0] += 1; /* wraps after 2^32 blocks: documented limit */
     s->pos = 0;
   }

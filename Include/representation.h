@@ -60,7 +60,7 @@ const char *repr_name(hr_repr r);
 /* Long name, e.g. "two-index symmetric". */
 const char *repr_long_name(hr_repr r);
 /* The representation called `name` (short name as above). Returns 0, or -1 if unknown. */
-int repr_from_name(const char *name, hr_repr *r);
+int repr_from_name(hr_repr *r, const char *name);
 #ifdef __cplusplus
 }
 #endif
@@ -103,7 +103,7 @@ HR_INLINE int repr_pair_index(hr_repr r, int i, int j) {
   return r == HR_2S ? j * (j + 1) / 2 + i : j * (j - 1) / 2 + i;
 }
 /* The pair (i, j) of two-index basis tensor number idx (inverse of repr_pair_index). */
-HR_INLINE void repr_pair(hr_repr r, int idx, int *i, int *j) {
+HR_INLINE void repr_pair(int *i, int *j, hr_repr r, int idx) {
   int jj = (r == HR_2S) ? 0 : 1;
   while (repr_pair_index(r, 0, jj + 1) <= idx)
     ++jj;
@@ -132,12 +132,12 @@ HR_INLINE hr_complex repr_adj_conjugated_generator_(int n, const hr_complex *U, 
 
 /* R_ab = 2 Re tr(T^a U T^b U^+): for each b, W = U T^b U^+ is Hermitian and R_ab = 2 Re
  * tr(T^a W) = 2 Re W_jk (a = S_jk), -2 Im W_jk (a = A_jk), 2 c_l Re(sum_{m<l} W_mm - l W_ll). */
-HR_INLINE void repr_map_adj_(int n, const hr_complex *U, hr_complex *R) {
+HR_INLINE void repr_map_adj_(hr_complex *R, int n, const hr_complex *U) {
   const int d = n * n - 1;
   double wdiag[HR_SUN_NMAX];
   for (int b = 0; b < d; ++b) {
     int kind, j, k;
-    suN_generator_info(b, &kind, &j, &k);
+    suN_generator_info(&kind, &j, &k, b);
     for (int q = 1; q < n; ++q) {
       for (int p = 0; p < q; ++p) {
         hr_complex w = repr_adj_conjugated_generator_(n, U, kind, j, k, p, q);
@@ -158,7 +158,7 @@ HR_INLINE void repr_map_adj_(int n, const hr_complex *U, hr_complex *R) {
 }
 
 /* U^R for 2s (sign = +1) and 2as (sign = -1). */
-HR_INLINE void repr_map_two_index_(hr_repr r, int n, const hr_complex *U, hr_complex *R) {
+HR_INLINE void repr_map_two_index_(hr_complex *R, hr_repr r, int n, const hr_complex *U) {
   const int d = repr_dim(r, n);
   const double sign = (r == HR_2S) ? 1.0 : -1.0;
   const int off = (r == HR_2S) ? 0 : 1; /* j starts at i + off */
@@ -180,37 +180,37 @@ HR_INLINE void repr_map_two_index_(hr_repr r, int n, const hr_complex *U, hr_com
 /* ----------------------------------------------------------------------- public, generic */
 
 /* R = U^R (d_R x d_R) for an n x n matrix U (unitary for the stated properties). */
-HR_INLINE void repr_map(hr_repr r, int n, const hr_complex *U, hr_complex *R) {
+HR_INLINE void repr_map(hr_complex *R, hr_repr r, int n, const hr_complex *U) {
   switch (r) {
-  case HR_FUND: cmat_copy(n, U, R); break;
+  case HR_FUND: cmat_copy(R, n, U); break;
   case HR_ADJ:
     SUN_CHECK_DIM_(n);
-    repr_map_adj_(n, U, R);
+    repr_map_adj_(R, n, U);
     break;
   case HR_2S:
-  case HR_2AS: repr_map_two_index_(r, n, U, R); break;
+  case HR_2AS: repr_map_two_index_(R, r, n, U); break;
   }
 }
 
 /* T = T^a_R (d_R x d_R), the generator a of representation r. */
-HR_INLINE void repr_generator(hr_repr r, int n, int a, hr_complex *T) {
+HR_INLINE void repr_generator(hr_complex *T, hr_repr r, int n, int a) {
   SUN_CHECK_DIM_(n);
   hr_complex Ta[HR_SUN_NMAX * HR_SUN_NMAX];
-  suN_generator(n, a, Ta);
+  suN_generator(Ta, n, a);
   const int d = repr_dim(r, n);
   if (r == HR_FUND) {
-    cmat_copy(n, Ta, T);
+    cmat_copy(T, n, Ta);
   } else if (r == HR_ADJ) {
     /* column c: the components of [T^a, T^c] = sum_b (T^a_adj)_bc T^b, via 2 tr(T^b .) */
     hr_complex Tc[HR_SUN_NMAX * HR_SUN_NMAX], C1[HR_SUN_NMAX * HR_SUN_NMAX];
     hr_complex C2[HR_SUN_NMAX * HR_SUN_NMAX], t[HR_SUN_NMAX * HR_SUN_NMAX];
     for (int c = 0; c < d; ++c) {
-      suN_generator(n, c, Tc);
-      cmat_mul(n, Ta, Tc, C1);
-      cmat_mul(n, Tc, Ta, C2);
+      suN_generator(Tc, n, c);
+      cmat_mul(C1, n, Ta, Tc);
+      cmat_mul(C2, n, Tc, Ta);
       for (int i = 0; i < n * n; ++i)
         C1[i] -= C2[i];
-      suN_generator_traces(n, C1, t);
+      suN_generator_traces(t, n, C1);
       for (int b = 0; b < d; ++b)
         T[b * d + c] = 2.0 * t[b];
     }
@@ -245,15 +245,15 @@ HR_INLINE void repr_generator(hr_repr r, int n, int a, hr_complex *T) {
  * projection used by forces: with W = U^R M, d/deps tr((exp(i eps T^a) U)^R M) at eps = 0 is
  * i t_a).
  * Computed without the generators: tr(T^a_R W) = tr(T^a w) with an n x n matrix w. */
-HR_INLINE void repr_generator_traces(hr_repr r, int n, const hr_complex *W, hr_complex *t) {
+HR_INLINE void repr_generator_traces(hr_complex *t, hr_repr r, int n, const hr_complex *W) {
   SUN_CHECK_DIM_(n);
   const int d = repr_dim(r, n);
   hr_complex w[HR_SUN_NMAX * HR_SUN_NMAX];
   if (r == HR_FUND) {
-    suN_generator_traces(n, W, t);
+    suN_generator_traces(t, n, W);
     return;
   }
-  cmat_zero(n, w);
+  cmat_zero(w, n);
   if (r == HR_ADJ) {
     /* tr(T^a_adj W) = sum_bc 2 tr(T^b [T^a, T^c]) W_cb = tr(T^a w), w = 2 sum_c [T^c, Y_c],
      * Y_c = sum_b W_cb T^b */
@@ -266,13 +266,13 @@ HR_INLINE void repr_generator_traces(hr_repr r, int n, const hr_complex *W, hr_c
         vre[b] = hr_creal(W[c * d + b]);
         vim[b] = hr_cimag(W[c * d + b]);
       }
-      suN_algebra_to_matrix(n, vre, C1); /* i sum Re W_cb T^b */
-      suN_algebra_to_matrix(n, vim, C2); /* i sum Im W_cb T^b */
+      suN_algebra_to_matrix(C1, n, vre); /* i sum Re W_cb T^b */
+      suN_algebra_to_matrix(C2, n, vim); /* i sum Im W_cb T^b */
       for (int i = 0; i < n * n; ++i)
         Y[i] = C2[i] - hr_ctimes_i(C1[i]);
-      suN_generator(n, c, Tc);
-      cmat_mul(n, Tc, Y, C1);
-      cmat_mul(n, Y, Tc, C2);
+      suN_generator(Tc, n, c);
+      cmat_mul(C1, n, Tc, Y);
+      cmat_mul(C2, n, Y, Tc);
       for (int i = 0; i < n * n; ++i)
         w[i] += 2.0 * (C1[i] - C2[i]);
     }
@@ -304,18 +304,18 @@ HR_INLINE void repr_generator_traces(hr_repr r, int n, const hr_complex *W, hr_c
         w[rr * n + p] = 2.0 * s;
       }
   }
-  suN_generator_traces(n, w, t);
+  suN_generator_traces(t, n, w);
 }
 
 /* ---------------------------------------------------------- the compiled representation */
 
 /* R = U^R for the compiled theory (NG, representation of the build). */
-HR_INLINE void suNg_to_suNf(const suNg *U, suNf *R) { repr_map(HR_BUILD_REPR, NG, U->c, R->c); }
+HR_INLINE void suNg_to_suNf(suNf *R, const suNg *U) { repr_map(R->c, HR_BUILD_REPR, NG, U->c); }
 /* T = T^a_R, generator a in the representation of the build. */
-HR_INLINE void suNf_generator(int a, suNf *T) { repr_generator(HR_BUILD_REPR, NG, a, T->c); }
+HR_INLINE void suNf_generator(suNf *T, int a) { repr_generator(T->c, HR_BUILD_REPR, NG, a); }
 /* t_a = tr(T^a_R W) for a = 0 .. NG^2-2, in the representation of the build. */
-HR_INLINE void suNf_generator_traces(const suNf *W, hr_complex *t) {
-  repr_generator_traces(HR_BUILD_REPR, NG, W->c, t);
+HR_INLINE void suNf_generator_traces(hr_complex *t, const suNf *W) {
+  repr_generator_traces(t, HR_BUILD_REPR, NG, W->c);
 }
 
 #endif

@@ -24,11 +24,11 @@
  *   suNf_spinor_to_flt, suNf_spinor_flt_to_dbl, suNg_to_flt, suNg_flt_to_dbl.
  * Group operations of SU(NG) (double precision; the generic versions with a run-time n are
  * in suN_generic.h, representations in representation.h, random matrices in suN_random.h):
- *   suNg_generator(a, T)                     T = T^a
- *   suNg_algebra_vector_to_matrix(v, X)      X = i v_a T^a
- *   suNg_project_to_algebra(M, v)            v_a = 2 Im tr(T^a M)
- *   suNg_exp(v, U)                           U = exp(i v_a T^a)
- *   suNg_exp_matrix(X, U)                    U = exp(X)
+ *   suNg_generator(T, a)                     T = T^a
+ *   suNg_algebra_vector_to_matrix(X, v)      X = i v_a T^a
+ *   suNg_project_to_algebra(v, M)            v_a = 2 Im tr(T^a M)
+ *   suNg_exp(U, v)                           U = exp(i v_a T^a)
+ *   suNg_exp_matrix(U, X)                    U = exp(X)
  *   suNg_reunitarize(U)                      project U back to SU(NG) */
 #ifndef SUN_H
 #define SUN_H
@@ -83,20 +83,20 @@
 /* ------------------------------------------------------------ group operations of SU(NG) */
 
 /* T = T^a, generator number a of SU(NG) (order and normalisation in suN_generic.h). */
-HR_INLINE void suNg_generator(int a, suNg *T) { suN_generator(NG, a, T->c); }
+HR_INLINE void suNg_generator(suNg *T, int a) { suN_generator(T->c, NG, a); }
 /* X = i sum_a v_a T^a (antihermitian, traceless). */
-HR_INLINE void suNg_algebra_vector_to_matrix(const suNg_algebra_vector *v, suNg *X) {
-  suN_algebra_to_matrix(NG, v->c, X->c);
+HR_INLINE void suNg_algebra_vector_to_matrix(suNg *X, const suNg_algebra_vector *v) {
+  suN_algebra_to_matrix(X->c, NG, v->c);
 }
 /* v_a = 2 Im tr(T^a M): the traceless antihermitian part of M as an algebra vector. */
-HR_INLINE void suNg_project_to_algebra(const suNg *M, suNg_algebra_vector *v) {
-  suN_project_to_algebra(NG, M->c, v->c);
+HR_INLINE void suNg_project_to_algebra(suNg_algebra_vector *v, const suNg *M) {
+  suN_project_to_algebra(v->c, NG, M->c);
 }
 /* U = exp(i sum_a v_a T^a), in SU(NG). */
-HR_INLINE void suNg_exp(const suNg_algebra_vector *v, suNg *U) { suN_exp_algebra(NG, v->c, U->c); }
+HR_INLINE void suNg_exp(suNg *U, const suNg_algebra_vector *v) { suN_exp_algebra(U->c, NG, v->c); }
 /* U = exp(X) for any NG x NG matrix X (in SU(NG) for X antihermitian and traceless). */
-HR_INLINE void suNg_exp_matrix(const suNg *X, suNg *U) { suN_exp(NG, X->c, U->c); }
+HR_INLINE void suNg_exp_matrix(suNg *U, const suNg *X) { suN_exp(U->c, NG, X->c); }
 /* Project U back to SU(NG) in place (see suN_reunitarize). Returns 0, or -1 if singular. */
-HR_INLINE int suNg_reunitarize(suNg *U) { return suN_reunitarize(NG, U->c); }
+HR_INLINE int suNg_reunitarize(suNg *U) { return suN_reunitarize(U->c, NG); }
 
 #endif

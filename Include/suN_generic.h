@@ -63,23 +63,23 @@ void suN_dimension_error(int n, const char *func) __attribute__((noreturn));
 /* Unless stated, the output of a cmat_* function must not overlap its inputs. */
 
 /* A = 0 (d x d). */
-HR_INLINE void cmat_zero(int d, hr_complex *A) {
+HR_INLINE void cmat_zero(hr_complex *A, int d) {
   for (int i = 0; i < d * d; ++i)
     A[i] = hr_cmplx(0.0, 0.0);
 }
 /* A = 1 (d x d). */
-HR_INLINE void cmat_unit(int d, hr_complex *A) {
+HR_INLINE void cmat_unit(hr_complex *A, int d) {
   for (int i = 0; i < d; ++i)
     for (int j = 0; j < d; ++j)
       A[i * d + j] = hr_cmplx(i == j ? 1.0 : 0.0, 0.0);
 }
 /* out = A (may overlap exactly). */
-HR_INLINE void cmat_copy(int d, const hr_complex *A, hr_complex *out) {
+HR_INLINE void cmat_copy(hr_complex *out, int d, const hr_complex *A) {
   for (int i = 0; i < d * d; ++i)
     out[i] = A[i];
 }
 /* out = A B. */
-HR_INLINE void cmat_mul(int d, const hr_complex *A, const hr_complex *B, hr_complex *out) {
+HR_INLINE void cmat_mul(hr_complex *out, int d, const hr_complex *A, const hr_complex *B) {
   for (int i = 0; i < d; ++i)
     for (int j = 0; j < d; ++j) {
       hr_complex s = hr_cmplx(0.0, 0.0);
@@ -89,7 +89,7 @@ HR_INLINE void cmat_mul(int d, const hr_complex *A, const hr_complex *B, hr_comp
     }
 }
 /* out = A B^+. */
-HR_INLINE void cmat_mul_dag(int d, const hr_complex *A, const hr_complex *B, hr_complex *out) {
+HR_INLINE void cmat_mul_dag(hr_complex *out, int d, const hr_complex *A, const hr_complex *B) {
   for (int i = 0; i < d; ++i)
     for (int j = 0; j < d; ++j) {
       hr_complex s = hr_cmplx(0.0, 0.0);
@@ -99,7 +99,7 @@ HR_INLINE void cmat_mul_dag(int d, const hr_complex *A, const hr_complex *B, hr_
     }
 }
 /* out = A^+ B. */
-HR_INLINE void cmat_dag_mul(int d, const hr_complex *A, const hr_complex *B, hr_complex *out) {
+HR_INLINE void cmat_dag_mul(hr_complex *out, int d, const hr_complex *A, const hr_complex *B) {
   for (int i = 0; i < d; ++i)
     for (int j = 0; j < d; ++j) {
       hr_complex s = hr_cmplx(0.0, 0.0);
@@ -109,7 +109,7 @@ HR_INLINE void cmat_dag_mul(int d, const hr_complex *A, const hr_complex *B, hr_
     }
 }
 /* out = A^+. */
-HR_INLINE void cmat_dagger(int d, const hr_complex *A, hr_complex *out) {
+HR_INLINE void cmat_dagger(hr_complex *out, int d, const hr_complex *A) {
   for (int i = 0; i < d; ++i)
     for (int j = 0; j < d; ++j)
       out[i * d + j] = hr_conj(A[j * d + i]);
@@ -188,7 +188,7 @@ HR_INLINE hr_complex cmat_det_inplace(int d, hr_complex *A) {
 HR_INLINE hr_complex suN_det(int n, const hr_complex *A) {
   SUN_CHECK_DIM_(n);
   hr_complex lu[HR_SUN_NMAX * HR_SUN_NMAX];
-  cmat_copy(n, A, lu);
+  cmat_copy(lu, n, A);
   return cmat_det_inplace(n, lu);
 }
 
@@ -200,7 +200,7 @@ enum { SUN_GEN_SYM = 0, SUN_GEN_ANTISYM = 1, SUN_GEN_DIAG = 2 };
 
 /* Which generator T^a is: *kind = SUN_GEN_SYM / SUN_GEN_ANTISYM with row j < column k, or
  * SUN_GEN_DIAG with *k = the k of D_k (and *j = k). */
-HR_INLINE void suN_generator_info(int a, int *kind, int *j, int *k) {
+HR_INLINE void suN_generator_info(int *kind, int *j, int *k, int a) {
   int kk = 1;
   while ((kk + 1) * (kk + 1) - 1 <= a)
     ++kk;
@@ -228,10 +228,10 @@ HR_INLINE double suN_diag_generator_entry(int k, int m) {
 }
 
 /* T = T^a, the n x n generator number a. */
-HR_INLINE void suN_generator(int n, int a, hr_complex *T) {
+HR_INLINE void suN_generator(hr_complex *T, int n, int a) {
   int kind, j, k;
-  suN_generator_info(a, &kind, &j, &k);
-  cmat_zero(n, T);
+  suN_generator_info(&kind, &j, &k, a);
+  cmat_zero(T, n);
   if (kind == SUN_GEN_SYM) {
     T[j * n + k] = hr_cmplx(0.5, 0.0);
     T[k * n + j] = hr_cmplx(0.5, 0.0);
@@ -245,7 +245,7 @@ HR_INLINE void suN_generator(int n, int a, hr_complex *T) {
 }
 
 /* t_a = tr(T^a M) for every generator a = 0 .. n^2-2 (M any n x n matrix). */
-HR_INLINE void suN_generator_traces(int n, const hr_complex *M, hr_complex *t) {
+HR_INLINE void suN_generator_traces(hr_complex *t, int n, const hr_complex *M) {
   for (int k = 1; k < n; ++k) {
     hr_complex diag_sum = hr_cmplx(0.0, 0.0); /* sum_{m<k} M_mm */
     for (int j = 0; j < k; ++j) {
@@ -261,7 +261,7 @@ HR_INLINE void suN_generator_traces(int n, const hr_complex *M, hr_complex *t) {
 }
 
 /* X = i sum_a v_a T^a (antihermitian, traceless) from the algebra vector v. */
-HR_INLINE void suN_algebra_to_matrix(int n, const double *v, hr_complex *X) {
+HR_INLINE void suN_algebra_to_matrix(hr_complex *X, int n, const double *v) {
   for (int m = 0; m < n; ++m)
     X[m * n + m] = hr_cmplx(0.0, 0.0);
   for (int k = 1; k < n; ++k) {
@@ -279,7 +279,7 @@ HR_INLINE void suN_algebra_to_matrix(int n, const double *v, hr_complex *X) {
 
 /* v_a = 2 Im tr(T^a M): the algebra vector of the traceless antihermitian part of M,
  * (M - M^+)/2 - tr(M - M^+)/(2n), which equals M for M in su(n). */
-HR_INLINE void suN_project_to_algebra(int n, const hr_complex *M, double *v) {
+HR_INLINE void suN_project_to_algebra(double *v, int n, const hr_complex *M) {
   for (int k = 1; k < n; ++k) {
     double diag_sum = 0.0;
     for (int j = 0; j < k; ++j) {
@@ -300,9 +300,9 @@ HR_INLINE double suN_structure_constant(int n, int a, int b, int c) {
   SUN_CHECK_DIM_(n);
   hr_complex Ta[HR_SUN_NMAX * HR_SUN_NMAX], Tb[HR_SUN_NMAX * HR_SUN_NMAX];
   hr_complex Tc[HR_SUN_NMAX * HR_SUN_NMAX];
-  suN_generator(n, a, Ta);
-  suN_generator(n, b, Tb);
-  suN_generator(n, c, Tc);
+  suN_generator(Ta, n, a);
+  suN_generator(Tb, n, b);
+  suN_generator(Tc, n, c);
   /* tr([Ta,Tb] Tc) = tr(Ta Tb Tc) - tr(Tb Ta Tc) */
   hr_complex s = hr_cmplx(0.0, 0.0);
   for (int i = 0; i < n; ++i)
@@ -322,7 +322,7 @@ HR_INLINE double suN_structure_constant(int n, int a, int b, int c) {
  * Paterson-Stockmeyer scheme: with Z = Y^q, q = ceil(sqrt(m)),
  *   sum_k Y^k/k! = B_0 + Z (B_1 + Z (B_2 + ...)),   B_j = sum_{i<q} Y^(jq+i) / (jq+i)!,
  * about 2 sqrt(m) matrix products instead of m; then s squarings. */
-HR_INLINE void suN_exp(int n, const hr_complex *X, hr_complex *U) {
+HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
   SUN_CHECK_DIM_(n);
   hr_complex P[SUN_EXP_QMAX + 1][HR_SUN_NMAX * HR_SUN_NMAX]; /* P[i] = Y^i, i = 1..q */
   hr_complex T[HR_SUN_NMAX * HR_SUN_NMAX];
@@ -351,14 +351,14 @@ HR_INLINE void suN_exp(int n, const hr_complex *X, hr_complex *U) {
   while (q * q < degree)
     ++q;
   for (int i = 2; i <= q; ++i)
-    cmat_mul(n, P[i - 1], P[1], P[i]);
+    cmat_mul(P[i], n, P[i - 1], P[1]);
   /* Horner in Z = Y^q over the blocks j = J .. 0 */
   const int J = degree / q;
-  cmat_zero(n, U);
+  cmat_zero(U, n);
   for (int j = J; j >= 0; --j) {
     if (j < J) {
-      cmat_mul(n, P[q], U, T);
-      cmat_copy(n, T, U);
+      cmat_mul(T, n, P[q], U);
+      cmat_copy(U, n, T);
     }
     for (int i = 0; i < q && j * q + i <= degree; ++i) {
       const double c = invfact[j * q + i];
@@ -372,17 +372,17 @@ HR_INLINE void suN_exp(int n, const hr_complex *X, hr_complex *U) {
     }
   }
   for (int s = 0; s < squarings; ++s) {
-    cmat_mul(n, U, U, T);
-    cmat_copy(n, T, U);
+    cmat_mul(T, n, U, U);
+    cmat_copy(U, n, T);
   }
 }
 
 /* U = exp(i sum_a v_a T^a), an element of SU(n). */
-HR_INLINE void suN_exp_algebra(int n, const double *v, hr_complex *U) {
+HR_INLINE void suN_exp_algebra(hr_complex *U, int n, const double *v) {
   SUN_CHECK_DIM_(n);
   hr_complex X[HR_SUN_NMAX * HR_SUN_NMAX];
-  suN_algebra_to_matrix(n, v, X);
-  suN_exp(n, X, U);
+  suN_algebra_to_matrix(X, n, v);
+  suN_exp(U, n, X);
 }
 
 /* Project U back to SU(n) in place: Gram-Schmidt orthonormalisation of the rows (first row
@@ -390,7 +390,7 @@ HR_INLINE void suN_exp_algebra(int n, const double *v, hr_complex *U) {
  * U -> U exp(-i arg(det U)/n). SU(n) matrices are left unchanged up to rounding. Returns 0, or
  * -1 when the rows are linearly dependent to 1e-12 relative accuracy (U is then left partly
  * orthonormalised). */
-HR_INLINE int suN_reunitarize(int n, hr_complex *U) {
+HR_INLINE int suN_reunitarize(hr_complex *U, int n) {
   SUN_CHECK_DIM_(n);
   for (int i = 0; i < n; ++i) {
     hr_complex *row = U + i * n;

@@ -18,8 +18,28 @@
  *
  * Naming: every function is named <type>_<operation> after the type of its main argument,
  * e.g. suNg_mul, suNf_flt_mul, suNf_vector_add, suNf_spinor_flt_sqnorm, suNg_mul_vec
- * (matrix times vector, named after the matrix). Outputs come last; unless stated, the output
+ * (matrix times vector, named after the matrix). Outputs come first; unless stated, the output
  * may be the same object as an input. "dag" is the Hermitian conjugate (dagger). */
+
+/* The parameters must be defined by the includer. */
+#ifndef SUN_TMPL_MAT
+#error "suN_ops_template.h: define SUN_TMPL_MAT (the matrix type, e.g. suNg) before including"
+#endif
+#ifndef SUN_TMPL_VEC
+#error "suN_ops_template.h: define SUN_TMPL_VEC (the vector type, e.g. suNg_vector) before including"
+#endif
+#ifndef SUN_TMPL_DIM
+#error "suN_ops_template.h: define SUN_TMPL_DIM (the dimension, e.g. NG) before including"
+#endif
+#ifndef SUN_TMPL_CPLX
+#error "suN_ops_template.h: define SUN_TMPL_CPLX (the complex type, hr_complex or hr_complex_flt) before including"
+#endif
+#ifndef SUN_TMPL_REAL
+#error "suN_ops_template.h: define SUN_TMPL_REAL (the real type, double or float) before including"
+#endif
+#ifndef SUN_TMPL_CMPLX
+#error "suN_ops_template.h: define SUN_TMPL_CMPLX (the complex constructor, hr_cmplx or hr_cmplx_flt) before including"
+#endif
 
 #define SUN_M_(suffix) HR_CAT(SUN_TMPL_MAT, suffix)
 #define SUN_V_(suffix) HR_CAT(SUN_TMPL_VEC, suffix)
@@ -42,40 +62,40 @@ HR_INLINE void SUN_M_(_unit)(SUN_TMPL_MAT *out) {
       out->c[i * SUN_D_ + j] = SUN_TMPL_CMPLX(i == j ? 1 : 0, 0);
 }
 /* out = a. */
-HR_INLINE void SUN_M_(_copy)(const SUN_TMPL_MAT *a, SUN_TMPL_MAT *out) { *out = *a; }
+HR_INLINE void SUN_M_(_copy)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a) { *out = *a; }
 /* out = a + b. */
-HR_INLINE void SUN_M_(_add)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_add)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = a->c[i] + b->c[i];
 }
 /* out = a - b. */
-HR_INLINE void SUN_M_(_sub)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_sub)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = a->c[i] - b->c[i];
 }
 /* out = -a. */
-HR_INLINE void SUN_M_(_minus)(const SUN_TMPL_MAT *a, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_minus)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = -a->c[i];
 }
 /* out = s a (real s). */
-HR_INLINE void SUN_M_(_scale)(SUN_R_ s, const SUN_TMPL_MAT *a, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_scale)(SUN_TMPL_MAT *out, SUN_R_ s, const SUN_TMPL_MAT *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = s * a->c[i];
 }
 /* out = z a (complex z). */
-HR_INLINE void SUN_M_(_scale_cmplx)(SUN_C_ z, const SUN_TMPL_MAT *a, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_scale_cmplx)(SUN_TMPL_MAT *out, SUN_C_ z, const SUN_TMPL_MAT *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = hr_cmul(z, a->c[i]);
 }
 /* out = a + s b (real s). */
-HR_INLINE void SUN_M_(_mul_add)(const SUN_TMPL_MAT *a, SUN_R_ s, const SUN_TMPL_MAT *b,
-                                SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_mul_add)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, SUN_R_ s,
+                                const SUN_TMPL_MAT *b) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = a->c[i] + s * b->c[i];
 }
 /* out = a^+. */
-HR_INLINE void SUN_M_(_dagger)(const SUN_TMPL_MAT *a, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_dagger)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a) {
   SUN_TMPL_MAT r;
   for (int i = 0; i < SUN_D_; ++i)
     for (int j = 0; j < SUN_D_; ++j)
@@ -83,7 +103,7 @@ HR_INLINE void SUN_M_(_dagger)(const SUN_TMPL_MAT *a, SUN_TMPL_MAT *out) {
   *out = r;
 }
 /* out = a b. */
-HR_INLINE void SUN_M_(_mul)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_mul)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
   SUN_TMPL_MAT r;
   for (int i = 0; i < SUN_D_; ++i)
     for (int j = 0; j < SUN_D_; ++j) {
@@ -95,7 +115,7 @@ HR_INLINE void SUN_M_(_mul)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SUN_TM
   *out = r;
 }
 /* out = a b^+. */
-HR_INLINE void SUN_M_(_mul_dag)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_mul_dag)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
   SUN_TMPL_MAT r;
   for (int i = 0; i < SUN_D_; ++i)
     for (int j = 0; j < SUN_D_; ++j) {
@@ -107,7 +127,7 @@ HR_INLINE void SUN_M_(_mul_dag)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SU
   *out = r;
 }
 /* out = a^+ b. */
-HR_INLINE void SUN_M_(_dag_mul)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, SUN_TMPL_MAT *out) {
+HR_INLINE void SUN_M_(_dag_mul)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
   SUN_TMPL_MAT r;
   for (int i = 0; i < SUN_D_; ++i)
     for (int j = 0; j < SUN_D_; ++j) {
@@ -175,7 +195,7 @@ HR_INLINE SUN_C_ SUN_M_(_det)(const SUN_TMPL_MAT *a) {
   return det;
 }
 /* out = U v. */
-HR_INLINE void SUN_M_(_mul_vec)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_M_(_mul_vec)(SUN_TMPL_VEC *out, const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v) {
   SUN_TMPL_VEC r;
   for (int i = 0; i < SUN_D_; ++i) {
     SUN_C_ s = hr_cmul(U->c[i * SUN_D_], v->c[0]);
@@ -186,8 +206,8 @@ HR_INLINE void SUN_M_(_mul_vec)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v, SU
   *out = r;
 }
 /* out = U^+ v. */
-HR_INLINE void SUN_M_(_dag_mul_vec)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v,
-                                    SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_M_(_dag_mul_vec)(SUN_TMPL_VEC *out, const SUN_TMPL_MAT *U,
+                                    const SUN_TMPL_VEC *v) {
   SUN_TMPL_VEC r;
   for (int i = 0; i < SUN_D_; ++i) {
     SUN_C_ s = hr_conj_cmul(U->c[i], v->c[0]);
@@ -198,8 +218,8 @@ HR_INLINE void SUN_M_(_dag_mul_vec)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v
   *out = r;
 }
 /* out = out + U v (out must not be v). */
-HR_INLINE void SUN_M_(_mul_vec_add)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v,
-                                    SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_M_(_mul_vec_add)(SUN_TMPL_VEC *out, const SUN_TMPL_MAT *U,
+                                    const SUN_TMPL_VEC *v) {
   for (int i = 0; i < SUN_D_; ++i) {
     SUN_C_ s = out->c[i];
     for (int k = 0; k < SUN_D_; ++k)
@@ -208,8 +228,8 @@ HR_INLINE void SUN_M_(_mul_vec_add)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v
   }
 }
 /* out = out + U^+ v (out must not be v). */
-HR_INLINE void SUN_M_(_dag_mul_vec_add)(const SUN_TMPL_MAT *U, const SUN_TMPL_VEC *v,
-                                        SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_M_(_dag_mul_vec_add)(SUN_TMPL_VEC *out, const SUN_TMPL_MAT *U,
+                                        const SUN_TMPL_VEC *v) {
   for (int i = 0; i < SUN_D_; ++i) {
     SUN_C_ s = out->c[i];
     for (int k = 0; k < SUN_D_; ++k)
@@ -225,51 +245,51 @@ HR_INLINE void SUN_V_(_zero)(SUN_TMPL_VEC *out) {
     out->c[i] = SUN_TMPL_CMPLX(0, 0);
 }
 /* out = a. */
-HR_INLINE void SUN_V_(_copy)(const SUN_TMPL_VEC *a, SUN_TMPL_VEC *out) { *out = *a; }
+HR_INLINE void SUN_V_(_copy)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a) { *out = *a; }
 /* out = a + b. */
-HR_INLINE void SUN_V_(_add)(const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_add)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = a->c[i] + b->c[i];
 }
 /* out = a - b. */
-HR_INLINE void SUN_V_(_sub)(const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_sub)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = a->c[i] - b->c[i];
 }
 /* out = -a. */
-HR_INLINE void SUN_V_(_minus)(const SUN_TMPL_VEC *a, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_minus)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = -a->c[i];
 }
 /* out = a + i b. */
-HR_INLINE void SUN_V_(_add_i)(const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_add_i)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = a->c[i] + hr_ctimes_i(b->c[i]);
 }
 /* out = a - i b. */
-HR_INLINE void SUN_V_(_sub_i)(const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_sub_i)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = a->c[i] - hr_ctimes_i(b->c[i]);
 }
 /* out = s a (real s). */
-HR_INLINE void SUN_V_(_scale)(SUN_R_ s, const SUN_TMPL_VEC *a, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_scale)(SUN_TMPL_VEC *out, SUN_R_ s, const SUN_TMPL_VEC *a) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = s * a->c[i];
 }
 /* out = z a (complex z). */
-HR_INLINE void SUN_V_(_scale_cmplx)(SUN_C_ z, const SUN_TMPL_VEC *a, SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_scale_cmplx)(SUN_TMPL_VEC *out, SUN_C_ z, const SUN_TMPL_VEC *a) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = hr_cmul(z, a->c[i]);
 }
 /* out = a + s b (real s). */
-HR_INLINE void SUN_V_(_mul_add)(const SUN_TMPL_VEC *a, SUN_R_ s, const SUN_TMPL_VEC *b,
-                                SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_mul_add)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a, SUN_R_ s,
+                                const SUN_TMPL_VEC *b) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = a->c[i] + s * b->c[i];
 }
 /* out = a + z b (complex z). */
-HR_INLINE void SUN_V_(_mul_add_cmplx)(const SUN_TMPL_VEC *a, SUN_C_ z, const SUN_TMPL_VEC *b,
-                                      SUN_TMPL_VEC *out) {
+HR_INLINE void SUN_V_(_mul_add_cmplx)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC *a, SUN_C_ z,
+                                      const SUN_TMPL_VEC *b) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = a->c[i] + hr_cmul(z, b->c[i]);
 }
@@ -306,45 +326,45 @@ HR_INLINE void SUN_S_(_zero)(SUN_TMPL_SPINOR *out) {
     SUN_V_(_zero)(&out->c[s]);
 }
 /* out = a. */
-HR_INLINE void SUN_S_(_copy)(const SUN_TMPL_SPINOR *a, SUN_TMPL_SPINOR *out) { *out = *a; }
+HR_INLINE void SUN_S_(_copy)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a) { *out = *a; }
 /* out = a + b. */
-HR_INLINE void SUN_S_(_add)(const SUN_TMPL_SPINOR *a, const SUN_TMPL_SPINOR *b,
-                            SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_add)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a,
+                            const SUN_TMPL_SPINOR *b) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_add)(&a->c[s], &b->c[s], &out->c[s]);
+    SUN_V_(_add)(&out->c[s], &a->c[s], &b->c[s]);
 }
 /* out = a - b. */
-HR_INLINE void SUN_S_(_sub)(const SUN_TMPL_SPINOR *a, const SUN_TMPL_SPINOR *b,
-                            SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_sub)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a,
+                            const SUN_TMPL_SPINOR *b) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_sub)(&a->c[s], &b->c[s], &out->c[s]);
+    SUN_V_(_sub)(&out->c[s], &a->c[s], &b->c[s]);
 }
 /* out = -a. */
-HR_INLINE void SUN_S_(_minus)(const SUN_TMPL_SPINOR *a, SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_minus)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_minus)(&a->c[s], &out->c[s]);
+    SUN_V_(_minus)(&out->c[s], &a->c[s]);
 }
 /* out = s a (real s). */
-HR_INLINE void SUN_S_(_scale)(SUN_R_ f, const SUN_TMPL_SPINOR *a, SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_scale)(SUN_TMPL_SPINOR *out, SUN_R_ f, const SUN_TMPL_SPINOR *a) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_scale)(f, &a->c[s], &out->c[s]);
+    SUN_V_(_scale)(&out->c[s], f, &a->c[s]);
 }
 /* out = z a (complex z). */
-HR_INLINE void SUN_S_(_scale_cmplx)(SUN_C_ z, const SUN_TMPL_SPINOR *a, SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_scale_cmplx)(SUN_TMPL_SPINOR *out, SUN_C_ z, const SUN_TMPL_SPINOR *a) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_scale_cmplx)(z, &a->c[s], &out->c[s]);
+    SUN_V_(_scale_cmplx)(&out->c[s], z, &a->c[s]);
 }
 /* out = a + s b (real s). */
-HR_INLINE void SUN_S_(_mul_add)(const SUN_TMPL_SPINOR *a, SUN_R_ f, const SUN_TMPL_SPINOR *b,
-                                SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_mul_add)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a, SUN_R_ f,
+                                const SUN_TMPL_SPINOR *b) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_mul_add)(&a->c[s], f, &b->c[s], &out->c[s]);
+    SUN_V_(_mul_add)(&out->c[s], &a->c[s], f, &b->c[s]);
 }
 /* out = a + z b (complex z). */
-HR_INLINE void SUN_S_(_mul_add_cmplx)(const SUN_TMPL_SPINOR *a, SUN_C_ z, const SUN_TMPL_SPINOR *b,
-                                      SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_mul_add_cmplx)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a, SUN_C_ z,
+                                      const SUN_TMPL_SPINOR *b) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_mul_add_cmplx)(&a->c[s], z, &b->c[s], &out->c[s]);
+    SUN_V_(_mul_add_cmplx)(&out->c[s], &a->c[s], z, &b->c[s]);
 }
 /* <a, b> = sum over spin and colour of conj(a) b. */
 HR_INLINE SUN_C_ SUN_S_(_prod)(const SUN_TMPL_SPINOR *a, const SUN_TMPL_SPINOR *b) {
@@ -368,19 +388,19 @@ HR_INLINE SUN_R_ SUN_S_(_sqnorm)(const SUN_TMPL_SPINOR *a) {
   return r;
 }
 /* out = gamma5 a, gamma5 = diag(1, 1, -1, -1) (chiral basis). */
-HR_INLINE void SUN_S_(_g5)(const SUN_TMPL_SPINOR *a, SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_g5)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a) {
   out->c[0] = a->c[0];
   out->c[1] = a->c[1];
-  SUN_V_(_minus)(&a->c[2], &out->c[2]);
-  SUN_V_(_minus)(&a->c[3], &out->c[3]);
+  SUN_V_(_minus)(&out->c[2], &a->c[2]);
+  SUN_V_(_minus)(&out->c[3], &a->c[3]);
 }
 /* out = a + s gamma5 b (real s). */
-HR_INLINE void SUN_S_(_g5_mul_add)(const SUN_TMPL_SPINOR *a, SUN_R_ f, const SUN_TMPL_SPINOR *b,
-                                   SUN_TMPL_SPINOR *out) {
-  SUN_V_(_mul_add)(&a->c[0], f, &b->c[0], &out->c[0]);
-  SUN_V_(_mul_add)(&a->c[1], f, &b->c[1], &out->c[1]);
-  SUN_V_(_mul_add)(&a->c[2], -f, &b->c[2], &out->c[2]);
-  SUN_V_(_mul_add)(&a->c[3], -f, &b->c[3], &out->c[3]);
+HR_INLINE void SUN_S_(_g5_mul_add)(SUN_TMPL_SPINOR *out, const SUN_TMPL_SPINOR *a, SUN_R_ f,
+                                   const SUN_TMPL_SPINOR *b) {
+  SUN_V_(_mul_add)(&out->c[0], &a->c[0], f, &b->c[0]);
+  SUN_V_(_mul_add)(&out->c[1], &a->c[1], f, &b->c[1]);
+  SUN_V_(_mul_add)(&out->c[2], &a->c[2], -f, &b->c[2]);
+  SUN_V_(_mul_add)(&out->c[3], &a->c[3], -f, &b->c[3]);
 }
 /* <a, gamma5 b>, real for any a = b; in general complex. */
 HR_INLINE SUN_C_ SUN_S_(_g5_prod)(const SUN_TMPL_SPINOR *a, const SUN_TMPL_SPINOR *b) {
@@ -388,10 +408,10 @@ HR_INLINE SUN_C_ SUN_S_(_g5_prod)(const SUN_TMPL_SPINOR *a, const SUN_TMPL_SPINO
          SUN_V_(_prod)(&a->c[2], &b->c[2]) - SUN_V_(_prod)(&a->c[3], &b->c[3]);
 }
 /* out = U a: the colour matrix applied to each spin component. */
-HR_INLINE void SUN_S_(_mul_colour)(const SUN_TMPL_MAT *U, const SUN_TMPL_SPINOR *a,
-                                   SUN_TMPL_SPINOR *out) {
+HR_INLINE void SUN_S_(_mul_colour)(SUN_TMPL_SPINOR *out, const SUN_TMPL_MAT *U,
+                                   const SUN_TMPL_SPINOR *a) {
   for (int s = 0; s < 4; ++s)
-    SUN_M_(_mul_vec)(U, &a->c[s], &out->c[s]);
+    SUN_M_(_mul_vec)(&out->c[s], U, &a->c[s]);
 }
 #endif
 
@@ -405,25 +425,25 @@ HR_INLINE void SUN_A_(_zero)(SUN_TMPL_ALGEBRA *out) {
     out->c[a] = 0;
 }
 /* out = a + b. */
-HR_INLINE void SUN_A_(_add)(const SUN_TMPL_ALGEBRA *a, const SUN_TMPL_ALGEBRA *b,
-                            SUN_TMPL_ALGEBRA *out) {
+HR_INLINE void SUN_A_(_add)(SUN_TMPL_ALGEBRA *out, const SUN_TMPL_ALGEBRA *a,
+                            const SUN_TMPL_ALGEBRA *b) {
   for (int i = 0; i < SUN_NA_; ++i)
     out->c[i] = a->c[i] + b->c[i];
 }
 /* out = a - b. */
-HR_INLINE void SUN_A_(_sub)(const SUN_TMPL_ALGEBRA *a, const SUN_TMPL_ALGEBRA *b,
-                            SUN_TMPL_ALGEBRA *out) {
+HR_INLINE void SUN_A_(_sub)(SUN_TMPL_ALGEBRA *out, const SUN_TMPL_ALGEBRA *a,
+                            const SUN_TMPL_ALGEBRA *b) {
   for (int i = 0; i < SUN_NA_; ++i)
     out->c[i] = a->c[i] - b->c[i];
 }
 /* out = s a. */
-HR_INLINE void SUN_A_(_scale)(SUN_R_ s, const SUN_TMPL_ALGEBRA *a, SUN_TMPL_ALGEBRA *out) {
+HR_INLINE void SUN_A_(_scale)(SUN_TMPL_ALGEBRA *out, SUN_R_ s, const SUN_TMPL_ALGEBRA *a) {
   for (int i = 0; i < SUN_NA_; ++i)
     out->c[i] = s * a->c[i];
 }
 /* out = a + s b. */
-HR_INLINE void SUN_A_(_mul_add)(const SUN_TMPL_ALGEBRA *a, SUN_R_ s, const SUN_TMPL_ALGEBRA *b,
-                                SUN_TMPL_ALGEBRA *out) {
+HR_INLINE void SUN_A_(_mul_add)(SUN_TMPL_ALGEBRA *out, const SUN_TMPL_ALGEBRA *a, SUN_R_ s,
+                                const SUN_TMPL_ALGEBRA *b) {
   for (int i = 0; i < SUN_NA_; ++i)
     out->c[i] = a->c[i] + s * b->c[i];
 }
@@ -440,50 +460,50 @@ HR_INLINE SUN_R_ SUN_A_(_sqnorm)(const SUN_TMPL_ALGEBRA *a) {
 /* ------------------------------------------------------------- double <-> single precision */
 #ifdef SUN_TMPL_MAT_FLT
 /* Round a double-precision matrix to single precision. */
-HR_INLINE void SUN_M_(_to_flt)(const SUN_TMPL_MAT *a, SUN_TMPL_MAT_FLT *out) {
+HR_INLINE void SUN_M_(_to_flt)(SUN_TMPL_MAT_FLT *out, const SUN_TMPL_MAT *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = hr_complex_to_flt(a->c[i]);
 }
 /* Widen a single-precision matrix to double precision. */
-HR_INLINE void HR_CAT(SUN_TMPL_MAT_FLT, _to_dbl)(const SUN_TMPL_MAT_FLT *a, SUN_TMPL_MAT *out) {
+HR_INLINE void HR_CAT(SUN_TMPL_MAT_FLT, _to_dbl)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT_FLT *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
     out->c[i] = hr_complex_to_dbl(a->c[i]);
 }
 #endif
 #ifdef SUN_TMPL_VEC_FLT
 /* Round a double-precision vector to single precision. */
-HR_INLINE void SUN_V_(_to_flt)(const SUN_TMPL_VEC *a, SUN_TMPL_VEC_FLT *out) {
+HR_INLINE void SUN_V_(_to_flt)(SUN_TMPL_VEC_FLT *out, const SUN_TMPL_VEC *a) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = hr_complex_to_flt(a->c[i]);
 }
 /* Widen a single-precision vector to double precision. */
-HR_INLINE void HR_CAT(SUN_TMPL_VEC_FLT, _to_dbl)(const SUN_TMPL_VEC_FLT *a, SUN_TMPL_VEC *out) {
+HR_INLINE void HR_CAT(SUN_TMPL_VEC_FLT, _to_dbl)(SUN_TMPL_VEC *out, const SUN_TMPL_VEC_FLT *a) {
   for (int i = 0; i < SUN_D_; ++i)
     out->c[i] = hr_complex_to_dbl(a->c[i]);
 }
 #endif
 #if defined(SUN_TMPL_SPINOR) && defined(SUN_TMPL_SPINOR_FLT)
 /* Round a double-precision spinor to single precision. */
-HR_INLINE void SUN_S_(_to_flt)(const SUN_TMPL_SPINOR *a, SUN_TMPL_SPINOR_FLT *out) {
+HR_INLINE void SUN_S_(_to_flt)(SUN_TMPL_SPINOR_FLT *out, const SUN_TMPL_SPINOR *a) {
   for (int s = 0; s < 4; ++s)
-    SUN_V_(_to_flt)(&a->c[s], &out->c[s]);
+    SUN_V_(_to_flt)(&out->c[s], &a->c[s]);
 }
 /* Widen a single-precision spinor to double precision. */
-HR_INLINE void HR_CAT(SUN_TMPL_SPINOR_FLT, _to_dbl)(const SUN_TMPL_SPINOR_FLT *a,
-                                                    SUN_TMPL_SPINOR *out) {
+HR_INLINE void HR_CAT(SUN_TMPL_SPINOR_FLT, _to_dbl)(SUN_TMPL_SPINOR *out,
+                                                    const SUN_TMPL_SPINOR_FLT *a) {
   for (int s = 0; s < 4; ++s)
-    HR_CAT(SUN_TMPL_VEC_FLT, _to_dbl)(&a->c[s], &out->c[s]);
+    HR_CAT(SUN_TMPL_VEC_FLT, _to_dbl)(&out->c[s], &a->c[s]);
 }
 #endif
 #if defined(SUN_TMPL_ALGEBRA) && defined(SUN_TMPL_ALGEBRA_FLT)
 /* Round a double-precision algebra vector to single precision. */
-HR_INLINE void SUN_A_(_to_flt)(const SUN_TMPL_ALGEBRA *a, SUN_TMPL_ALGEBRA_FLT *out) {
+HR_INLINE void SUN_A_(_to_flt)(SUN_TMPL_ALGEBRA_FLT *out, const SUN_TMPL_ALGEBRA *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_ - 1; ++i)
     out->c[i] = (float)a->c[i];
 }
 /* Widen a single-precision algebra vector to double precision. */
-HR_INLINE void HR_CAT(SUN_TMPL_ALGEBRA_FLT, _to_dbl)(const SUN_TMPL_ALGEBRA_FLT *a,
-                                                     SUN_TMPL_ALGEBRA *out) {
+HR_INLINE void HR_CAT(SUN_TMPL_ALGEBRA_FLT, _to_dbl)(SUN_TMPL_ALGEBRA *out,
+                                                     const SUN_TMPL_ALGEBRA_FLT *a) {
   for (int i = 0; i < SUN_D_ * SUN_D_ - 1; ++i)
     out->c[i] = (double)a->c[i];
 }

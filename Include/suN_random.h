@@ -15,13 +15,13 @@
  * orthonormalised by Gram-Schmidt (which is QR with a positive diagonal of R, hence Haar on
  * U(n)), then multiplied by det^(-1/n) (suN_reunitarize), which keeps the distribution
  * invariant under SU(n) and so Haar on SU(n). Uses 2 n^2 Gaussians. */
-HR_INLINE void suN_random_haar(int n, hr_rng_stream *s, hr_complex *U) {
+HR_INLINE void suN_random_haar(hr_complex *U, int n, hr_rng_stream *s) {
   for (int i = 0; i < n * n; ++i) {
     const double re = rng_gaussian(s);
     const double im = rng_gaussian(s);
     U[i] = hr_cmplx(re, im);
   }
-  while (suN_reunitarize(n, U) != 0) { /* probability zero; redraw to stay correct */
+  while (suN_reunitarize(U, n) != 0) { /* probability zero; redraw to stay correct */
     for (int i = 0; i < n * n; ++i) {
       const double re = rng_gaussian(s);
       const double im = rng_gaussian(s);
@@ -32,16 +32,16 @@ HR_INLINE void suN_random_haar(int n, hr_rng_stream *s, hr_complex *U) {
 
 /* v_a = independent standard normal numbers (mean 0, variance 1), a = 0 .. n^2-2: the
  * distribution exp(-v.v/2) = exp(-tr(X^+ X)) of X = i v_a T^a (HMC momenta). */
-HR_INLINE void suN_random_algebra(int n, hr_rng_stream *s, double *v) {
+HR_INLINE void suN_random_algebra(double *v, int n, hr_rng_stream *s) {
   for (int a = 0; a < n * n - 1; ++a)
     v[a] = rng_gaussian(s);
 }
 
 /* U = Haar-random element of SU(NG). */
-HR_INLINE void suNg_random(hr_rng_stream *s, suNg *U) { suN_random_haar(NG, s, U->c); }
+HR_INLINE void suNg_random(suNg *U, hr_rng_stream *s) { suN_random_haar(U->c, NG, s); }
 /* v = Gaussian algebra vector of su(NG) (each component standard normal). */
-HR_INLINE void suNg_algebra_vector_random(hr_rng_stream *s, suNg_algebra_vector *v) {
-  suN_random_algebra(NG, s, v->c);
+HR_INLINE void suNg_algebra_vector_random(suNg_algebra_vector *v, hr_rng_stream *s) {
+  suN_random_algebra(v->c, NG, s);
 }
 
 #endif

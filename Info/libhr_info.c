@@ -14,16 +14,16 @@ static void generator_defects(double *trace_defect, double *casimir_defect) {
   static suNf T[NG * NG - 1];
   suNf casimir, prod;
   suNf_zero(&casimir);
-  for (int a = 0; a < NG * NG - 1; ++a) suNf_generator(a, &T[a]);
+  for (int a = 0; a < NG * NG - 1; ++a) suNf_generator(&T[a], a);
   *trace_defect = 0.0;
   for (int a = 0; a < NG * NG - 1; ++a) {
     for (int b = 0; b < NG * NG - 1; ++b) {
-      suNf_mul(&T[a], &T[b], &prod);
+      suNf_mul(&prod, &T[a], &T[b]);
       hr_complex tr = suNf_trace(&prod);
       double expect = (a == b) ? repr_index(HR_BUILD_REPR, NG) : 0.0;
       double d = sqrt(hr_cabs2(tr - hr_cmplx(expect, 0.0)));
       if (d > *trace_defect) *trace_defect = d;
-      if (a == b) suNf_add(&casimir, &prod, &casimir);
+      if (a == b) suNf_add(&casimir, &casimir, &prod);
     }
   }
   *casimir_defect = 0.0;
@@ -43,13 +43,13 @@ static void map_defects(long long seed, int samples, double *unitarity, double *
   for (int k = 0; k < samples; ++k) {
     suNg U, V, UV;
     suNf RU, RV, RUV, RURV;
-    suNg_random(&s, &U);
-    suNg_random(&s, &V);
-    suNg_mul(&U, &V, &UV);
-    suNg_to_suNf(&U, &RU);
-    suNg_to_suNf(&V, &RV);
-    suNg_to_suNf(&UV, &RUV);
-    suNf_mul(&RU, &RV, &RURV);
+    suNg_random(&U, &s);
+    suNg_random(&V, &s);
+    suNg_mul(&UV, &U, &V);
+    suNg_to_suNf(&RU, &U);
+    suNg_to_suNf(&RV, &V);
+    suNg_to_suNf(&RUV, &UV);
+    suNf_mul(&RURV, &RU, &RV);
     double u = sqrt(cmat_unitarity_defect(NF, RU.c));
     double h = sqrt(cmat_sqdist(NF, RUV.c, RURV.c));
     if (u > *unitarity) *unitarity = u;

@@ -65,7 +65,7 @@ static char *describe(const options *o, size_t *len) {
   FILE *f = open_memstream(&text, len);
   if (f == NULL) hr_error("open_memstream failed");
   fprintf(f, "=== rank %d, grid coordinates (%d,%d,%d,%d), local lattice %dx%dx%dx%d\n",
-          CART_RANK, COORD[0], COORD[1], COORD[2], COORD[3], T, X, Y, Z);
+          CART_RANK, COORD[0], COORD[1], COORD[2], COORD[3], LOC_T, LOC_X, LOC_Y, LOC_Z);
   fprintf(f, "  neighbours: up (t,x,y,z) = (%d,%d,%d,%d), down = (%d,%d,%d,%d)\n", PROC_UP[0],
           PROC_UP[1], PROC_UP[2], PROC_UP[3], PROC_DN[0], PROC_DN[1], PROC_DN[2], PROC_DN[3]);
   geometry_fprint_descriptor(f, "glattice", &glattice);
@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   parse_options(&argc, argv, &o);
   input_file *in = hr_setup(&argc, &argv, NULL);
   geometry_params p;
-  geometry_read_input(in, &p);
+  geometry_read_input(&p, in);
   input_finish(in);
   for (int mu = 0; mu < 4; mu++) p.force_halo[mu] = o.halo[mu];
   geometry_init(&p);

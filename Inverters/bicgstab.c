@@ -81,8 +81,8 @@ static hr_solver_status bicgstab_cycle(solver_run *run, const hr_linear_operator
   return HR_SOLVER_MAX_ITER;
 }
 
-hr_solver_status bicgstab_solve(const hr_linear_operator *A, const spinor_field *b,
-                                spinor_field *x, const hr_solver_params *p,
+hr_solver_status bicgstab_solve(spinor_field *x, const hr_linear_operator *A,
+                                const spinor_field *b, const hr_solver_params *p,
                                 hr_solver_result *res) {
   solver_run run;
   const int st = solver_begin(&run, "BiCGstab", A, b, x, p, res);

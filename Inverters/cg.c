@@ -179,7 +179,7 @@ hr_solver_status solver_cg_mixed_core(solver_run *run, const hr_linear_operator 
 
 /* ------------------------------------------------------------------ public solvers */
 
-hr_solver_status cg_solve(const hr_linear_operator *A, const spinor_field *b, spinor_field *x,
+hr_solver_status cg_solve(spinor_field *x, const hr_linear_operator *A, const spinor_field *b,
                           const hr_solver_params *p, hr_solver_result *res) {
   solver_run run;
   const int st = solver_begin(&run, "CG", A, b, x, p, res);
@@ -193,8 +193,8 @@ hr_solver_status cg_solve(const hr_linear_operator *A, const spinor_field *b, sp
   return solver_end(&run, s, sqrt(rr) / run.bnorm);
 }
 
-hr_solver_status cg_mixed_solve(const hr_linear_operator *A, const spinor_field *b,
-                                spinor_field *x, const hr_solver_params *p,
+hr_solver_status cg_mixed_solve(spinor_field *x, const hr_linear_operator *A,
+                                const spinor_field *b, const hr_solver_params *p,
                                 hr_solver_result *res) {
   solver_run run;
   const int st = solver_begin(&run, "CG-mixed", A, b, x, p, res);
@@ -331,14 +331,14 @@ static hr_solver_status normal_solve(const char *name, int ne, const hr_linear_o
   return solver_end(&run, s, sqrt(rr) / run.bnorm);
 }
 
-hr_solver_status cgne_solve(const hr_linear_operator *M, const spinor_field *b,
-                            spinor_field *x, int mixed, const hr_solver_params *p,
+hr_solver_status cgne_solve(spinor_field *x, const hr_linear_operator *M,
+                            const spinor_field *b, int mixed, const hr_solver_params *p,
                             hr_solver_result *res) {
   return normal_solve(mixed ? "CGNE-mixed" : "CGNE", 1, M, b, x, mixed, p, res);
 }
 
-hr_solver_status cgnr_solve(const hr_linear_operator *M, const spinor_field *b,
-                            spinor_field *x, int mixed, const hr_solver_params *p,
+hr_solver_status cgnr_solve(spinor_field *x, const hr_linear_operator *M,
+                            const spinor_field *b, int mixed, const hr_solver_params *p,
                             hr_solver_result *res) {
   return normal_solve(mixed ? "CGNR-mixed" : "CGNR", 0, M, b, x, mixed, p, res);
 }

@@ -149,15 +149,15 @@ static hr_solver_status mshift_solve(const char *name, int mixed, const hr_linea
   return worst;
 }
 
-hr_solver_status cg_mshift_solve(const hr_linear_operator *A, int nshift, const double *shift,
-                                 const spinor_field *b, spinor_field *x,
+hr_solver_status cg_mshift_solve(spinor_field *x, const hr_linear_operator *A, int nshift,
+                                 const double *shift, const spinor_field *b,
                                  const hr_solver_params *p, hr_solver_result *res) {
   return mshift_solve("CG-multishift", 0, A, nshift, shift, b, x, p, res);
 }
 
-hr_solver_status cg_mshift_mixed_solve(const hr_linear_operator *A, int nshift,
-                                       const double *shift, const spinor_field *b,
-                                       spinor_field *x, const hr_solver_params *p,
+hr_solver_status cg_mshift_mixed_solve(spinor_field *x, const hr_linear_operator *A,
+                                       int nshift, const double *shift,
+                                       const spinor_field *b, const hr_solver_params *p,
                                        hr_solver_result *res) {
   return mshift_solve("CG-multishift-mixed", 1, A, nshift, shift, b, x, p, res);
 }

@@ -13,6 +13,23 @@
  * Shift i stops when |zeta_i| |r| <= tol_abs; the loop when all have stopped. Work: w[0..2]
  * (r, p, q) and pi[0..n-1]; zeta: 3 n doubles of scratch. Returns the status of the loop;
  * the true residuals are the caller's business. */
+
+/* The parameters must be defined by the includer. */
+#ifndef MS_FIELD
+#error "cg_mshift_template.h: define MS_FIELD (the field type, spinor_field or spinor_field_flt) before including"
+#endif
+#ifndef MS_LA
+#error "cg_mshift_template.h: define MS_LA (MS_LA(op): the linear-algebra name of that precision) before including"
+#endif
+#ifndef MS_APPLY
+#error "cg_mshift_template.h: define MS_APPLY (the operator member, apply or apply_flt) before including"
+#endif
+#ifndef MS_IS_FLT
+#error "cg_mshift_template.h: define MS_IS_FLT (0 or 1) before including"
+#endif
+#ifndef MS_NAME
+#error "cg_mshift_template.h: define MS_NAME (the function name) before including"
+#endif
 static hr_solver_status MS_NAME(solver_run *run, const hr_linear_operator *A, double s0,
                                 int n, const double *d, const MS_FIELD *rhs, MS_FIELD *x,
                                 double tol_abs, MS_FIELD *w, MS_FIELD *pi, double *scratch) {

@@ -8,6 +8,14 @@
  * mark the written ones current there only, and run the CPU loop or the GPU launcher of the
  * operation (named after it, see la_internal.h). No include guard. */
 
+/* The parameters must be defined by the includer. */
+#ifndef LA_FIELD
+#error "la_public_template.h: define LA_FIELD (the field type, e.g. spinor_field or spinor_field_flt) before including"
+#endif
+#ifndef LA_TAG
+#error "la_public_template.h: define LA_TAG (the name suffix, _f or _f_flt) before including"
+#endif
+
 #define LA_NAME_(op) HR_CAT(op##_, LA_FIELD)
 #define LA_NONE_ ((LA_FIELD *)NULL)
 #define LA_PREPARE_ HR_CAT(la_prepare, LA_TAG)

@@ -50,13 +50,13 @@ typedef double la_v4d __attribute__((vector_size(32)));
 HR_INLINE void la_site_to_flt(const la_args *a, suNf_spinor_flt *f0, suNf_spinor *f1,
                               suNf_spinor *f2, suNf_spinor *f3) {
   (void)a, (void)f2, (void)f3;
-  suNf_spinor_to_flt(f1, f0);
+  suNf_spinor_to_flt(f0, f1);
 }
 /* out (double) = in (single) widened. */
 HR_INLINE void la_site_to_dbl(const la_args *a, suNf_spinor *f0, suNf_spinor_flt *f1,
                               suNf_spinor *f2, suNf_spinor *f3) {
   (void)a, (void)f2, (void)f3;
-  suNf_spinor_flt_to_dbl(f1, f0);
+  suNf_spinor_flt_to_dbl(f0, f1);
 }
 
 #endif

@@ -10,6 +10,20 @@
  * The streaming operations use the spinor operations of suN.h; reductions accumulate in
  * double precision over the flat real components with a fixed order. No include guard. */
 
+/* The parameters must be defined by the includer. */
+#ifndef LA_SPINOR
+#error "la_sites_template.h: define LA_SPINOR (the site type, suNf_spinor or suNf_spinor_flt) before including"
+#endif
+#ifndef LA_REAL
+#error "la_sites_template.h: define LA_REAL (the real type, double or float) before including"
+#endif
+#ifndef LA_CPLX
+#error "la_sites_template.h: define LA_CPLX (the complex type, hr_complex or hr_complex_flt) before including"
+#endif
+#ifndef LA_TAG
+#error "la_sites_template.h: define LA_TAG (the name suffix, _f or _f_flt) before including"
+#endif
+
 #define LA_SITE_(op) HR_CAT(HR_CAT(la_site_, op), LA_TAG)
 #define LA_SP_(op) HR_CAT(LA_SPINOR, op)
 #define LA_ARGS_ const la_args *a, LA_SPINOR *f0, LA_SPINOR *f1, LA_SPINOR *f2, LA_SPINOR *f3
@@ -32,7 +46,7 @@ HR_INLINE void LA_SITE_(mul)(LA_ARGS_) {
 }
 HR_INLINE void LA_SITE_(mulc)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_SP_(_scale_cmplx)((LA_CPLX)a->z[0], f1, f0);
+  LA_SP_(_scale_cmplx)(f0, (LA_CPLX)a->z[0], f1);
 }
 HR_INLINE void LA_SITE_(mul_add_assign)(LA_ARGS_) {
   LA_UNUSED_;
@@ -43,7 +57,7 @@ HR_INLINE void LA_SITE_(mul_add_assign)(LA_ARGS_) {
 }
 HR_INLINE void LA_SITE_(mulc_add_assign)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_SP_(_mul_add_cmplx)(f0, (LA_CPLX)a->z[0], f1, f0);
+  LA_SP_(_mul_add_cmplx)(f0, f0, (LA_CPLX)a->z[0], f1);
 }
 HR_INLINE void LA_SITE_(add)(LA_ARGS_) {
   LA_UNUSED_;

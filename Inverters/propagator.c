@@ -96,8 +96,8 @@ static hr_solver_status solve_eo_with(const dirac_op *D, const spinor_field *b, 
   if (pe.name == NULL) pe.name = mixed ? "eo-CG-mixed" : "eo-CG";
   hr_linear_operator Q2 = dirac_linear_operator(D, DIRAC_FORM_QEO2);
   g5_spinor_field(te, be);
-  hr_solver_status s = mixed ? cg_mixed_solve(&Q2, te, xe, &pe, res)
-                             : cg_solve(&Q2, te, xe, &pe, res);
+  hr_solver_status s = mixed ? cg_mixed_solve(xe, &Q2, te, &pe, res)
+                             : cg_solve(xe, &Q2, te, &pe, res);
   hr_linear_operator Q = dirac_linear_operator(D, DIRAC_FORM_QEO);
   Q.apply(te, xe, Q.ctx);
   res->applies++;
@@ -187,27 +187,27 @@ static void mat4_mul(const hr_complex *a, const hr_complex *b, hr_complex *c) {
 /* Matrix of a channel code (see hr_meson_channel). */
 static void gamma_of_code(int code, hr_complex *g) {
   if (code <= 4) {
-    hr_gamma_matrix(code, g);
+    hr_gamma_matrix(g, code);
   } else if (code == 5) {
     for (int i = 0; i < 16; i++) g[i] = (i % 5 == 0) ? hr_cmplx(1, 0) : hr_cmplx(0, 0);
   } else {
     hr_complex gm[16], g5[16];
-    hr_gamma_matrix(code - 6, gm);
-    hr_gamma_matrix(4, g5);
+    hr_gamma_matrix(gm, code - 6);
+    hr_gamma_matrix(g5, 4);
     mat4_mul(gm, g5, g);
   }
 }
 
-void meson_correlators(const spinor_field *prop, int t0, int nch, const hr_meson_channel *ch,
-                       double *corr) {
+void meson_correlators(double *corr, const spinor_field *prop, int t0, int nch,
+                       const hr_meson_channel *ch) {
   enum { MAXG = 16 };
   int ng = 0;
   hr_complex G1[MAXG][16], G2[MAXG][16];
   int gch[MAXG];
   double gw[MAXG];
   hr_complex g0[16], g5[16];
-  hr_gamma_matrix(0, g0);
-  hr_gamma_matrix(4, g5);
+  hr_gamma_matrix(g0, 0);
+  hr_gamma_matrix(g5, 4);
   for (int k = 0; k < nch; k++)
     for (int j = 0; j < ch[k].ngamma; j++) {
       hr_assert(ng < MAXG, "meson_correlators: too many matrices");
@@ -230,7 +230,7 @@ void meson_correlators(const spinor_field *prop, int t0, int nch, const hr_meson
   /* serial over sites (a small part of the cost of the propagator) */
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     const int t = ((g[0] - t0) % nt + nt) % nt;
     for (int b = 0; b < NF; b++)
       for (int c = 0; c < NF; c++) {

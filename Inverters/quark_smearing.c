@@ -56,13 +56,13 @@ static void smearing_step(spinor_field *out, const quark_smearing *qs, const spi
       const suNf *u_dn = _4FIELD_AT(qs->links, dn, k);
       const suNf_spinor *s_up = _FIELD_AT(in, up), *s_dn = _FIELD_AT(in, dn);
       for (int sp = 0; sp < 4; sp++) {
-        suNf_mul_vec_add(u_up, &s_up->c[sp], &h.c[sp]);
-        suNf_dag_mul_vec_add(u_dn, &s_dn->c[sp], &h.c[sp]);
+        suNf_mul_vec_add(&h.c[sp], u_up, &s_up->c[sp]);
+        suNf_dag_mul_vec_add(&h.c[sp], u_dn, &s_dn->c[sp]);
       }
     }
     suNf_spinor t;
-    suNf_spinor_scale(a, _FIELD_AT(in, ix), &t);
-    suNf_spinor_mul_add(&t, b, &h, _FIELD_AT(out, ix));
+    suNf_spinor_scale(&t, a, _FIELD_AT(in, ix));
+    suNf_spinor_mul_add(_FIELD_AT(out, ix), &t, b, &h);
   }
 }
 

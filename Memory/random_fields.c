@@ -16,7 +16,7 @@
 
 uint64_t global_site_index(int ix) {
   int g[4];
-  global_coordinates(ix, g);
+  global_coordinates(g, ix);
   return (((uint64_t)g[0] * (uint64_t)GLB_X + (uint64_t)g[1]) * (uint64_t)GLB_Y +
           (uint64_t)g[2]) * (uint64_t)GLB_Z + (uint64_t)g[3];
 }
@@ -85,7 +85,7 @@ void gaussian_spinor_field_flt(spinor_field_flt *s) {
 void random_suNg_field(suNg_field *u) {
   const draw_key k = next_draw();
   HR_FOR_SITE_STREAMS_(u->type, ix, st, k.draw, k.seed, 4, mu,
-                       { suNg_random(&st, _4FIELD_AT(u, ix, mu)); })
+                       { suNg_random(_4FIELD_AT(u, ix, mu), &st); })
   sync_copies(u->type, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
   u->current = HR_COPY_HOST;
   u->version = hr_field_new_version();
@@ -100,7 +100,7 @@ void gaussian_momenta(suNg_av_field *momenta) {
     return;
   }
   HR_FOR_SITE_STREAMS_(momenta->type, ix, st, k.draw, k.seed, 4, mu,
-                       { suNg_algebra_vector_random(&st, _4FIELD_AT(momenta, ix, mu)); })
+                       { suNg_algebra_vector_random(_4FIELD_AT(momenta, ix, mu), &st); })
   sync_copies(momenta->type, HR_LAYOUT_GAUGE, momenta->ptr, 4 * sizeof(suNg_algebra_vector));
   momenta->current = HR_COPY_HOST;
   momenta->version = hr_field_new_version();

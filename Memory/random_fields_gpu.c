@@ -37,7 +37,7 @@ HR_KERNEL(rf_momenta_kernel, suNg_algebra_vector *blk, int n, int start, const u
         hr_rng_stream st;
         suNg_algebra_vector v;
         rng_stream_init(&st, seed, draw, 4 * glb[start + i] + (uint64_t)mu);
-        suNg_algebra_vector_random(&st, &v);
+        suNg_algebra_vector_random(&v, &st);
         write_gpu_suNg_algebra_vector(n, &v, blk, i, mu);
       }
     }

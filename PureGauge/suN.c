@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
   run_params r;
   read_params(in, &r);
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   input_finish(in);
   geometry_init(&gp);
 

@@ -132,9 +132,9 @@ int main(int argc, char **argv) {
   rest[nrest] = NULL;
   input_file *in = hr_setup(&nrest, &rest, NULL);
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   dirac_bc bc;
-  dirac_bc_read_input(in, &bc);
+  dirac_bc_read_input(&bc, in);
   mes_params mp;
   read_mes_params(in, &mp);
   input_finish(in);
@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < nconf; i++) {
     hr_archive_info info;
     char err[1024];
-    if (archive_probe(confs[i], &info, err, sizeof err) != 0)
+    if (archive_probe(&info, confs[i], err, sizeof err) != 0)
       hr_fatal(HR_EXIT_IO, "mk_mesons: configuration %d of %d: %s", i + 1, nconf, err);
   }
   geometry_init(&gp);
@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
             mp.qsp.links.hyp[2]);
   for (int i = 0; i < nconf; i++) {
     char err[1024];
-    if (archive_read_checked(confs[i], HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err,
+    if (archive_read_checked(u, confs[i], HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err,
                              sizeof err) != 0)
       hr_fatal(HR_EXIT_IO, "mk_mesons: %s", err);
     /* the operator follows the links just read (their new version) by itself */
@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
             confs[i], 4 * NF, iters, worst);
     if (mp.smear_sink) propagator_smear_sink(prop, &qs);
     if (smeared) quark_smearing_free(&qs);
-    meson_correlators(prop, 0, nch, ch, corr);
+    meson_correlators(corr, prop, 0, nch, ch);
     if (hr_rank() == 0) {
       for (int c = 0; c < nch; c++) {
         printf("conf=%s m0=%.15g csw=%.15g channel=%s C=", confs[i], mp.m0, mp.csw, label[c]);

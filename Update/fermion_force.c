@@ -55,7 +55,7 @@ static void init_spin_tables(void) {
   if (spin_tables_ready) return;
   for (int mu = 0; mu < 4; mu++) {
     hr_complex g[16];
-    hr_gamma_matrix(mu, g);
+    hr_gamma_matrix(g, mu);
     for (int i = 0; i < 16; i++) {
       const double one = (i % 5 == 0) ? 1.0 : 0.0;
       spin_host.one_minus_gamma[mu][i] = hr_cmplx(one, 0) - g[i];
@@ -66,7 +66,7 @@ static void init_spin_tables(void) {
   for (int a = 0; a < 4; a++) {
     spin_host.plane_of[a][a] = -1;
     for (int b = a + 1; b < 4; b++, q++) {
-      hr_sigma_matrix(a, b, spin_host.sigma_plane[q]);
+      hr_sigma_matrix(spin_host.sigma_plane[q], a, b);
       spin_host.plane_of[a][b] = spin_host.plane_of[b][a] = q;
     }
   }
@@ -244,7 +244,7 @@ void fermion_force_add_logdet(fermion_force_acc *f, const dirac_op *D, double c,
   _OMP_MASTER_FOR(g, ix) { ff_site_logdet(&v, inv, &z, ix, cc); }
 }
 
-void fermion_force_apply(fermion_force_acc *f, const dirac_op *D, suNg_av_field *p, double eps) {
+void fermion_force_apply(suNg_av_field *p, fermion_force_acc *f, const dirac_op *D, double eps) {
   const int gpu = force_on_gpu();
   const fermion_force_view v = force_view(gpu);
   const suNf *uf = FF_READ(suNf_field, dirac_links(D), gpu);

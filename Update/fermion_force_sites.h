@@ -189,9 +189,9 @@ HR_INLINE void ff_site_antihermitian(const fermion_force_view *v, const ff_clove
   for (int q = 0; q < FF_NPLANES; q++) {
     suNf zq, zd;
     ff_load_plane(v, z, ix, q, &zq);
-    suNf_dagger(&zq, &zd);
-    suNf_sub(&zq, &zd, &zq);
-    suNf_scale(0.125, &zq, &zq);
+    suNf_dagger(&zd, &zq);
+    suNf_sub(&zq, &zq, &zd);
+    suNf_scale(&zq, 0.125, &zq);
     ff_store_plane(v, z, ix, q, &zq);
   }
 }
@@ -210,13 +210,13 @@ HR_INLINE void ff_leaf_derivative(const suNf *fac, const suNf *w, int k, suNf *o
     if (step == 3) {
       e = fac[j];
     } else {
-      suNf_mul(&fac[j], &e, &tmp);
+      suNf_mul(&tmp, &fac[j], &e);
       e = tmp;
     }
-    suNf_mul(&fac[j], &t, &tmp);
+    suNf_mul(&tmp, &fac[j], &t);
     t = tmp;
-    suNf_mul(&w[j], &e, &tmp);
-    suNf_add(&t, &tmp, &t);
+    suNf_mul(&tmp, &w[j], &e);
+    suNf_add(&t, &t, &tmp);
   }
   *out = t;
 }
@@ -243,19 +243,19 @@ HR_INLINE void ff_site_clover_sigma(const fermion_force_view *v, const suNf *uf,
         ff_load_link(v, uf, zc, a, &fac[0]);
         ff_load_link(v, uf, za, b, &fac[1]);
         ff_load_link(v, uf, zb, a, &tmp);
-        suNf_dagger(&tmp, &fac[2]);
+        suNf_dagger(&fac[2], &tmp);
         ff_load_link(v, uf, zc, b, &tmp);
-        suNf_dagger(&tmp, &fac[3]);
+        suNf_dagger(&fac[3], &tmp);
         ff_load_plane(v, z, zc, q, &w[0]);
         ff_load_plane(v, z, za, q, &w[1]);
         ff_load_plane(v, z, zab, q, &w[2]);
         ff_load_plane(v, z, zb, q, &w[3]);
         ff_leaf_derivative(fac, w, k, &d);
         if (k >= 2) { /* the link enters as U^+: Re tr[dU^+ X] = Re tr[dU X^+] */
-          suNf_dagger(&d, &tmp);
+          suNf_dagger(&tmp, &d);
           d = tmp;
         }
-        suNf_add(&s, &d, &s);
+        suNf_add(&s, &s, &d);
       }
     }
     ff_store_link(v, sig, ix, mu, &s);
@@ -273,8 +273,8 @@ HR_INLINE void ff_site_apply(const fermion_force_view *v, const suNf *uf, const 
     hr_complex t[NG * NG - 1];
     ff_load_link(v, uf, ix, mu, &u);
     ff_load_link(v, sig, ix, mu, &s);
-    suNf_mul(&u, &s, &w);
-    suNf_generator_traces(&w, t);
+    suNf_mul(&w, &u, &s);
+    suNf_generator_traces(t, &w);
     if (v->off == NULL) {
       pv = p[4 * e + mu];
     } else {

@@ -86,7 +86,7 @@ static void solve_q2(fermion_monomial *m, const dirac_op *D, const spinor_field 
   sp.initial_guess = guess;
   sp.name = "fermion monomial";
   hr_solver_result res;
-  const hr_solver_status st = cg_mixed_solve(&A, b, x, &sp, &res);
+  const hr_solver_status st = cg_mixed_solve(x, &A, b, &sp, &res);
   m->iterations += res.iterations;
   m->solver_seconds += res.seconds;
   m->solver_flops += res.flops;
@@ -192,5 +192,5 @@ void fermion_monomial_force_update(fermion_monomial *m, const suNg_field *u, suN
     fermion_force_add_eo(im->acc, &D2, 2, y, m->phi);
     fermion_force_add_logdet(im->acc, &D2, 2, HR_PARITY_ODD);
   }
-  fermion_force_apply(im->acc, &D, p, eps);
+  fermion_force_apply(p, im->acc, &D, eps);
 }

@@ -69,8 +69,8 @@ HR_INLINE double ga_re_trace_mul_dag(const suNg *a, const suNg *b) {
 /* out = a b c. */
 HR_INLINE void ga_mul3(const suNg *a, const suNg *b, const suNg *c, suNg *out) {
   suNg t;
-  suNg_mul(a, b, &t);
-  suNg_mul(&t, c, out);
+  suNg_mul(&t, a, b);
+  suNg_mul(out, &t, c);
 }
 
 /* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
@@ -79,18 +79,18 @@ HR_INLINE void ga_plaquette_staple(const gauge_view *v, int ix, int mu, int nu, 
   suNg l0, l1, l2, t;
   const int xpm = gauge_view_up(v, ix, mu);
   if (s > 0) {
-    gauge_view_link(v, xpm, nu, &l0);
-    gauge_view_link(v, gauge_view_up(v, ix, nu), mu, &l1);
-    gauge_view_link(v, ix, nu, &l2);
-    suNg_mul_dag(&l0, &l1, &t);
-    suNg_mul_dag(&t, &l2, out);
+    gauge_view_link(&l0, v, xpm, nu);
+    gauge_view_link(&l1, v, gauge_view_up(v, ix, nu), mu);
+    gauge_view_link(&l2, v, ix, nu);
+    suNg_mul_dag(&t, &l0, &l1);
+    suNg_mul_dag(out, &t, &l2);
   } else {
     const int xmn = gauge_view_dn(v, ix, nu);
-    gauge_view_link(v, gauge_view_dn(v, xpm, nu), nu, &l0);
-    gauge_view_link(v, xmn, mu, &l1);
-    gauge_view_link(v, xmn, nu, &l2);
-    suNg_mul(&l1, &l0, &t);   /* U_mu(x-nu) U_nu(x+mu-nu) */
-    suNg_dag_mul(&t, &l2, out); /* (...)^+ U_nu(x-nu) */
+    gauge_view_link(&l0, v, gauge_view_dn(v, xpm, nu), nu);
+    gauge_view_link(&l1, v, xmn, mu);
+    gauge_view_link(&l2, v, xmn, nu);
+    suNg_mul(&t, &l1, &l0);   /* U_mu(x-nu) U_nu(x+mu-nu) */
+    suNg_dag_mul(out, &t, &l2); /* (...)^+ U_nu(x-nu) */
   }
 }
 
@@ -102,14 +102,14 @@ HR_INLINE void ga_site_store_staples(const ga_fields *f, int ix) {
       for (int side = 0; side < 2; ++side) {
         suNg V;
         ga_plaquette_staple(&f->u, ix, mu, nu, side ? -1 : 1, &V);
-        gauge_view_store(&f->st[2 * k + side], f->st_mem[2 * k + side], ix, mu, &V);
+        gauge_view_store(f->st_mem[2 * k + side], &f->st[2 * k + side], ix, mu, &V);
       }
     }
 }
 
 /* out = V_{mu nu s}(ix) read from the staple fields (ix any stored site). */
 HR_INLINE void ga_stored_staple(const ga_fields *f, int ix, int mu, int nu, int s, suNg *out) {
-  gauge_view_link(&f->st[2 * ga_transverse_index(mu, nu) + (s < 0)], ix, mu, out);
+  gauge_view_link(out, &f->st[2 * ga_transverse_index(mu, nu) + (s < 0)], ix, mu);
 }
 
 /* Sum of the 6 plaquette staples of U_mu(x), from the links (Wilson force). */
@@ -119,7 +119,7 @@ HR_INLINE void ga_plaquette_staple_sum(const gauge_view *v, int ix, int mu, suNg
   for (int k = 0; k < 3; ++k)
     for (int side = 0; side < 2; ++side) {
       ga_plaquette_staple(v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1, &V);
-      suNg_add(out, &V, out);
+      suNg_add(out, out, &V);
     }
 }
 
@@ -137,47 +137,47 @@ HR_INLINE void ga_improved_staple_sum(const ga_fields *f, int ix, int mu, double
     const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
     const int xpm_mn = gauge_view_dn(v, xpm, nu);
     suNg un_x, un_xpm, um_xpn, un_xmn, un_xpm_mn, um_xmn;
-    gauge_view_link(v, ix, nu, &un_x);
-    gauge_view_link(v, xpm, nu, &un_xpm);
-    gauge_view_link(v, xpn, mu, &um_xpn);
-    gauge_view_link(v, xmn, nu, &un_xmn);
-    gauge_view_link(v, xpm_mn, nu, &un_xpm_mn);
-    gauge_view_link(v, xmn, mu, &um_xmn);
+    gauge_view_link(&un_x, v, ix, nu);
+    gauge_view_link(&un_xpm, v, xpm, nu);
+    gauge_view_link(&um_xpn, v, xpn, mu);
+    gauge_view_link(&un_xmn, v, xmn, nu);
+    gauge_view_link(&un_xpm_mn, v, xpm_mn, nu);
+    gauge_view_link(&um_xmn, v, xmn, mu);
     /* plaquette staples */
     ga_stored_staple(f, ix, mu, nu, +1, &V);
-    suNg_add(&plaq, &V, &plaq);
+    suNg_add(&plaq, &plaq, &V);
     ga_stored_staple(f, ix, mu, nu, -1, &V);
-    suNg_add(&plaq, &V, &plaq);
+    suNg_add(&plaq, &plaq, &V);
     /* a+ and e+, both ending in U_nu(x)^+ */
     ga_stored_staple(f, xpm, nu, mu, +1, &V);
-    suNg_mul(&um_xpn, &V, &t); /* U_mu(x+nu) V */
-    suNg_dagger(&t, &A);       /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
+    suNg_mul(&t, &um_xpn, &V); /* U_mu(x+nu) V */
+    suNg_dagger(&A, &t);       /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
     ga_stored_staple(f, xpn, mu, nu, +1, &V);
-    suNg_mul(&un_xpm, &V, &t);
-    suNg_add(&A, &t, &A);
-    suNg_mul_dag(&A, &un_x, &t);
-    suNg_add(&rect, &t, &rect);
+    suNg_mul(&t, &un_xpm, &V);
+    suNg_add(&A, &A, &t);
+    suNg_mul_dag(&t, &A, &un_x);
+    suNg_add(&rect, &rect, &t);
     /* a- and e-, both ending in U_nu(x-nu) */
     ga_stored_staple(f, xpm_mn, nu, mu, +1, &V);
-    suNg_mul_dag(&V, &um_xmn, &A);
+    suNg_mul_dag(&A, &V, &um_xmn);
     ga_stored_staple(f, xmn, mu, nu, -1, &V);
-    suNg_dag_mul(&un_xpm_mn, &V, &t);
-    suNg_add(&A, &t, &A);
-    suNg_mul(&A, &un_xmn, &t);
-    suNg_add(&rect, &t, &rect);
+    suNg_dag_mul(&t, &un_xpm_mn, &V);
+    suNg_add(&A, &A, &t);
+    suNg_mul(&t, &A, &un_xmn);
+    suNg_add(&rect, &rect, &t);
     /* b+ */
-    suNg_mul_dag(&un_xpm, &um_xpn, &B);
+    suNg_mul_dag(&B, &un_xpm, &um_xpn);
     ga_stored_staple(f, ix, nu, mu, -1, &V);
-    suNg_mul(&B, &V, &t);
-    suNg_add(&rect, &t, &rect);
+    suNg_mul(&t, &B, &V);
+    suNg_add(&rect, &rect, &t);
     /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
     ga_stored_staple(f, xmn, nu, mu, -1, &V);
     ga_mul3(&V, &um_xmn, &un_xpm_mn, &w);
-    suNg_dagger(&w, &t);
-    suNg_add(&rect, &t, &rect);
+    suNg_dagger(&t, &w);
+    suNg_add(&rect, &rect, &t);
   }
-  suNg_scale(c0, &plaq, out);
-  suNg_mul_add(out, c1, &rect, out);
+  suNg_scale(out, c0, &plaq);
+  suNg_mul_add(out, out, c1, &rect);
 }
 
 /* p(ix, mu) -= s f in the momenta f->mom, addressed like the links of view u. */
@@ -213,11 +213,11 @@ HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double
       ga_improved_staple_sum(f, ix, mu, c0, c1, &S);
     } else {
       ga_plaquette_staple_sum(&f->u, ix, mu, &S);
-      suNg_scale(c0, &S, &S);
+      suNg_scale(&S, c0, &S);
     }
-    gauge_view_link(&f->u, ix, mu, &U);
-    suNg_mul(&U, &S, &W);
-    suNg_project_to_algebra(&W, &F);
+    gauge_view_link(&U, &f->u, ix, mu);
+    suNg_mul(&W, &U, &S);
+    suNg_project_to_algebra(&F, &W);
     ga_momentum_sub(f, ix, mu, coef, &F);
   }
 }
@@ -230,16 +230,16 @@ HR_INLINE void ga_site_action(const gauge_view *v, int ix, int rect, double *pla
   double p = 0.0, r = 0.0;
   for (int mu = 0; mu < 4; ++mu) {
     suNg um, un_xpm, um_xpn, un_x, t, A, V;
-    gauge_view_link(v, ix, mu, &um);
+    gauge_view_link(&um, v, ix, mu);
     const int xpm = gauge_view_up(v, ix, mu);
     for (int nu = 0; nu < 4; ++nu) {
       if (nu == mu || (!rect && nu < mu)) continue;
-      gauge_view_link(v, xpm, nu, &un_xpm);
-      gauge_view_link(v, gauge_view_up(v, ix, nu), mu, &um_xpn);
-      suNg_mul(&um, &un_xpm, &t);
-      suNg_mul_dag(&t, &um_xpn, &A); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
+      gauge_view_link(&un_xpm, v, xpm, nu);
+      gauge_view_link(&um_xpn, v, gauge_view_up(v, ix, nu), mu);
+      suNg_mul(&t, &um, &un_xpm);
+      suNg_mul_dag(&A, &t, &um_xpn); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
       if (nu > mu) {
-        gauge_view_link(v, ix, nu, &un_x);
+        gauge_view_link(&un_x, v, ix, nu);
         p += NG - ga_re_trace_mul_dag(&A, &un_x); /* P_{mu nu}(x) = A U_nu(x)^+ */
       }
       if (rect) {

@@ -56,7 +56,7 @@ static void tables_update(void) {
   if (tab.glb == NULL) hr_error("out of memory for the heatbath's site table");
   for (int e = 0; e < n; ++e) {
     int x[4];
-    global_coordinates(e + g->master_shift, x);
+    global_coordinates(x, e + g->master_shift);
     tab.glb[e] = (((uint64_t)x[0] * GLB_X + (uint64_t)x[1]) * GLB_Y + (uint64_t)x[2]) * GLB_Z +
                  (uint64_t)x[3];
   }

@@ -95,7 +95,7 @@ HR_INLINE hb_su2_block hb_su2_heatbath_element(double alpha, hr_rng_stream *s) {
  * stream s, or over-relaxation when s is NULL. */
 HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_rng_stream *s) {
   suNg W;
-  suNg_mul(U, A, &W);
+  suNg_mul(&W, U, A);
   for (int i = 0; i < NG; ++i)
     for (int j = i + 1; j < NG; ++j) {
       const hr_complex wii = W.c[i * NG + i], wjj = W.c[j * NG + j];
@@ -137,19 +137,19 @@ HR_INLINE void hb_staple_sum(const gauge_view *v, int ix, int mu, suNg *A) {
     const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
     const int xpm_mn = gauge_view_dn(v, xpm, nu);
     /* U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-    gauge_view_link(v, xpm, nu, &l0);
-    gauge_view_link(v, xpn, mu, &l1);
-    gauge_view_link(v, ix, nu, &l2);
-    suNg_mul_dag(&l0, &l1, &a);
-    suNg_mul_dag(&a, &l2, &b);
-    suNg_add(A, &b, A);
+    gauge_view_link(&l0, v, xpm, nu);
+    gauge_view_link(&l1, v, xpn, mu);
+    gauge_view_link(&l2, v, ix, nu);
+    suNg_mul_dag(&a, &l0, &l1);
+    suNg_mul_dag(&b, &a, &l2);
+    suNg_add(A, A, &b);
     /* U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu) = (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu) */
-    gauge_view_link(v, xmn, mu, &l0);
-    gauge_view_link(v, xpm_mn, nu, &l1);
-    gauge_view_link(v, xmn, nu, &l2);
-    suNg_mul(&l0, &l1, &a);
-    suNg_dag_mul(&a, &l2, &b);
-    suNg_add(A, &b, A);
+    gauge_view_link(&l0, v, xmn, mu);
+    gauge_view_link(&l1, v, xpm_mn, nu);
+    gauge_view_link(&l2, v, xmn, nu);
+    suNg_mul(&a, &l0, &l1);
+    suNg_dag_mul(&b, &a, &l2);
+    suNg_add(A, A, &b);
   }
 }
 
@@ -161,7 +161,7 @@ HR_INLINE void hb_update_link(const gauge_view *v, suNg *mem, int ix, int mu, ui
                               const hb_pass_params *p) {
   suNg A, U;
   hb_staple_sum(v, ix, mu, &A);
-  gauge_view_link(v, ix, mu, &U);
+  gauge_view_link(&U, v, ix, mu);
   if (p->overrelax) {
     hb_cabibbo_marinari_link(&U, &A, p->beta, NULL);
   } else {
@@ -169,7 +169,7 @@ HR_INLINE void hb_update_link(const gauge_view *v, suNg *mem, int ix, int mu, ui
     rng_stream_init(&s, p->seed, p->draw, 4 * glb_site + (uint64_t)mu);
     hb_cabibbo_marinari_link(&U, &A, p->beta, &s);
   }
-  gauge_view_store(v, mem, ix, mu, &U);
+  gauge_view_store(mem, v, ix, mu, &U);
 }
 
 /* Start value of the four links of the master site ix (global site index glb_site): the unit
@@ -181,11 +181,11 @@ HR_INLINE void hb_start_site(const gauge_view *v, suNg *mem, int ix, uint64_t gl
     if (hot) {
       hr_rng_stream s;
       rng_stream_init(&s, seed, draw, 4 * glb_site + (uint64_t)mu);
-      suNg_random(&s, &U);
+      suNg_random(&U, &s);
     } else {
       suNg_unit(&U);
     }
-    gauge_view_store(v, mem, ix, mu, &U);
+    gauge_view_store(mem, v, ix, mu, &U);
   }
 }
 

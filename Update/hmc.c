@@ -147,7 +147,7 @@ static void integrate_level(const hmc_params *h, int l, suNg_field *u, suNg_av_f
   momenta_update(h, l, u, p, pending);
 }
 
-void hmc_integrate(const hmc_params *h, suNg_field *u, suNg_av_field *p, double tau) {
+void hmc_integrate(suNg_field *u, suNg_av_field *p, const hmc_params *h, double tau) {
   integrate_level(h, 0, u, p, tau);
 }
 
@@ -169,7 +169,7 @@ static double start_hamiltonian(const hmc_params *h, const suNg_field *u, const 
   return H;
 }
 
-void hmc_trajectory(const hmc_params *h, suNg_field *u, hmc_result *res) {
+void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res) {
   memset(res, 0, sizeof *res);
   memset(force_time, 0, sizeof force_time);
   const double t0 = wtime();
@@ -178,7 +178,7 @@ void hmc_trajectory(const hmc_params *h, suNg_field *u, hmc_result *res) {
   copy_suNg_field(u0, u);
   gaussian_momenta(p);
   res->H0 = start_hamiltonian(h, u, p);
-  hmc_integrate(h, u, p, h->tlen);
+  hmc_integrate(u, p, h, h->tlen);
   res->H1 = hmc_hamiltonian(h, u, p);
   res->dH = res->H1 - res->H0;
   hr_rng_stream st;
@@ -239,18 +239,18 @@ static void flip_momenta(suNg_av_field *p) {
   }
 }
 
-void hmc_reversibility(const hmc_params *h, const suNg_field *u, double *du, double *dp,
-                       double *dh) {
+void hmc_reversibility(double *du, double *dp, double *dh, const hmc_params *h,
+                       const suNg_field *u) {
   suNg_field *w = alloc_suNg_field(1, &glattice);
   suNg_av_field *p = alloc_suNg_av_field(2, &glattice); /* p[1]: the start */
   copy_suNg_field(w, u);
   gaussian_momenta(p);
   copy_suNg_av_field(p + 1, p);
   const double H0 = start_hamiltonian(h, w, p);
-  hmc_integrate(h, w, p, h->tlen);
+  hmc_integrate(w, p, h, h->tlen);
   const double H1 = hmc_hamiltonian(h, w, p);
   flip_momenta(p);
-  hmc_integrate(h, w, p, h->tlen);
+  hmc_integrate(w, p, h, h->tlen);
   const double H2 = hmc_hamiltonian(h, w, p);
   *du = links_max_diff(w, u);
   *dp = momenta_max_sum(p, p + 1);

@@ -66,7 +66,7 @@ double md_reunitarize_links(suNg_field *u) {
       suNg *l = um + 4 * (ix - sh) + mu;
       const double d = sqrt(cmat_unitarity_defect(NG, l->c));
       if (d > worst) worst = d;
-      if (suN_reunitarize(NG, l->c) != 0)
+      if (suN_reunitarize(l->c, NG) != 0)
         hr_error("md_reunitarize_links: a link is singular (rows linearly dependent)");
     }
   }

@@ -11,8 +11,8 @@ HR_INLINE void md_link_update(suNg *u, const suNg_algebra_vector *p, double eps)
   suNg_algebra_vector v;
   suNg e, t;
   for (int a = 0; a < NG * NG - 1; a++) v.c[a] = eps * p->c[a];
-  suNg_exp(&v, &e);
-  suNg_mul(&e, u, &t);
+  suNg_exp(&e, &v);
+  suNg_mul(&t, &e, u);
   *u = t;
 }
 

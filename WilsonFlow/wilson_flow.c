@@ -69,8 +69,8 @@ static void print_measurement(const char *conf, const wf_measurement *m, int ope
 }
 
 static void flow_configuration(const char *conf, const flow_input *f, suNg_field *u) {
-  archive_read(conf, HR_ARCHIVE_UNKNOWN,
-               f->p.open_bc_t ? HR_ARCHIVE_BC_OPEN : HR_ARCHIVE_BC_PERIODIC, u);
+  archive_read(u, conf,
+               HR_ARCHIVE_UNKNOWN, f->p.open_bc_t ? HR_ARCHIVE_BC_OPEN : HR_ARCHIVE_BC_PERIODIC);
   if (f->p.open_bc_t && !gauge_field_has_open_time_boundary(u))
     hr_fatal(HR_EXIT_INPUT, "%s: bc_t = open, but the links U_0 at t = T-1 are not zero", conf);
   const int nmeas = (int)floor(f->tmax / f->meas_every + 1e-9) + 1;
@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
   memset(&f, 0, sizeof f);
   read_flow_input(in, &f);
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   input_finish(in);
   geometry_init(&gp);
   if (nconf == 0) hr_fatal(HR_EXIT_INPUT, "usage: wilson_flow -i input_file CONFIG...");

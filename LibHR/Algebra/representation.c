@@ -24,7 +24,7 @@ const char *repr_long_name(hr_repr r) {
   return ((unsigned)r < HR_NUM_REPRS) ? repr_long_names[r] : "unknown";
 }
 
-int repr_from_name(const char *name, hr_repr *r) {
+int repr_from_name(hr_repr *r, const char *name) {
   for (int i = 0; i < HR_NUM_REPRS; ++i)
     if (name != NULL && strcmp(name, repr_short_names[i]) == 0) {
       *r = (hr_repr)i;

@@ -23,7 +23,7 @@ void dirac_bc_default(dirac_bc *bc) {
   }
 }
 
-void dirac_bc_read_input(struct input_file *in, dirac_bc *bc) {
+void dirac_bc_read_input(dirac_bc *bc, struct input_file *in) {
   int kind[4];
   input_key keys[] = {
       {"bc_t", INPUT_CHOICE, &kind[0], "antiperiodic", "periodic|antiperiodic|open",
@@ -70,11 +70,11 @@ void represent_gauge_field(suNf_field *uf, const suNg_field *u, const dirac_bc *
   host_write_suNf_field(uf);
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     for (int mu = 0; mu < 4; mu++) {
       suNf r;
-      suNg_to_suNf(_4FIELD_AT(u, ix, mu), &r);
-      suNf_scale_cmplx(dirac_bc_link_phase(bc, mu, g[mu]), &r, _4FIELD_AT(uf, ix, mu));
+      suNg_to_suNf(&r, _4FIELD_AT(u, ix, mu));
+      suNf_scale_cmplx(_4FIELD_AT(uf, ix, mu), dirac_bc_link_phase(bc, mu, g[mu]), &r);
     }
   }
   sendrecv_field(&glattice, HR_LAYOUT_GAUGE, uf->ptr, 4 * sizeof(suNf));

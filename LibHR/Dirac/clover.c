@@ -30,29 +30,29 @@ void clover_field_strength(suNf *F, const suNf_field *uf, int ix, int mu, int nu
   const int xmm_pn = iup(xmm, nu), xmm_mn = idn(xmm, nu), xmn_pm = iup(xmn, mu);
   suNf q, a, b, leaf;
   /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  suNf_mul(link_of(uf, ix, mu), link_of(uf, xpm, nu), &a);
-  suNf_mul_dag(&a, link_of(uf, xpn, mu), &b);
-  suNf_mul_dag(&b, link_of(uf, ix, nu), &q);
+  suNf_mul(&a, link_of(uf, ix, mu), link_of(uf, xpm, nu));
+  suNf_mul_dag(&b, &a, link_of(uf, xpn, mu));
+  suNf_mul_dag(&q, &b, link_of(uf, ix, nu));
   /* U_nu(x) U_mu(x-mu+nu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  suNf_mul_dag(link_of(uf, ix, nu), link_of(uf, xmm_pn, mu), &a);
-  suNf_mul_dag(&a, link_of(uf, xmm, nu), &b);
-  suNf_mul(&b, link_of(uf, xmm, mu), &leaf);
-  suNf_add(&q, &leaf, &q);
+  suNf_mul_dag(&a, link_of(uf, ix, nu), link_of(uf, xmm_pn, mu));
+  suNf_mul_dag(&b, &a, link_of(uf, xmm, nu));
+  suNf_mul(&leaf, &b, link_of(uf, xmm, mu));
+  suNf_add(&q, &q, &leaf);
   /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  suNf_mul(link_of(uf, xmm_mn, nu), link_of(uf, xmm, mu), &a);
-  suNf_dagger(&a, &b);
-  suNf_mul(&b, link_of(uf, xmm_mn, mu), &a);
-  suNf_mul(&a, link_of(uf, xmn, nu), &leaf);
-  suNf_add(&q, &leaf, &q);
+  suNf_mul(&a, link_of(uf, xmm_mn, nu), link_of(uf, xmm, mu));
+  suNf_dagger(&b, &a);
+  suNf_mul(&a, &b, link_of(uf, xmm_mn, mu));
+  suNf_mul(&leaf, &a, link_of(uf, xmn, nu));
+  suNf_add(&q, &q, &leaf);
   /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu) U_mu(x)^+ */
-  suNf_dag_mul(link_of(uf, xmn, nu), link_of(uf, xmn, mu), &a);
-  suNf_mul(&a, link_of(uf, xmn_pm, nu), &b);
-  suNf_mul_dag(&b, link_of(uf, ix, mu), &leaf);
-  suNf_add(&q, &leaf, &q);
+  suNf_dag_mul(&a, link_of(uf, xmn, nu), link_of(uf, xmn, mu));
+  suNf_mul(&b, &a, link_of(uf, xmn_pm, nu));
+  suNf_mul_dag(&leaf, &b, link_of(uf, ix, mu));
+  suNf_add(&q, &q, &leaf);
   /* F = (Q - Q^+) / 8 */
-  suNf_dagger(&q, &a);
-  suNf_sub(&q, &a, &b);
-  suNf_scale(0.125, &b, F);
+  suNf_dagger(&a, &q);
+  suNf_sub(&b, &q, &a);
+  suNf_scale(F, 0.125, &b);
 }
 
 /* sigma_mu,nu restricted to the chirality blocks: sig[pair][ch][s][t], pairs mu < nu in the
@@ -66,7 +66,7 @@ static void init_sigma(void) {
   for (int mu = 0; mu < 4; mu++)
     for (int nu = mu + 1; nu < 4; nu++, p++) {
       hr_complex s[16];
-      hr_sigma_matrix(mu, nu, s);
+      hr_sigma_matrix(s, mu, nu);
       for (int ch = 0; ch < 2; ch++)
         for (int a = 0; a < 2; a++)
           for (int b = 0; b < 2; b++) sig[p][ch][a][b] = s[4 * (2 * ch + a) + 2 * ch + b];
@@ -180,7 +180,7 @@ void clover_state_build(dirac_clover_state *cs) {
   _MASTER_FOR(&glattice, ix) {
     if (isnan(logdet_site[ix - sh])) {
       int g[4];
-      global_coordinates(ix, g);
+      global_coordinates(g, ix);
       hr_error_code(HR_EXIT_NUMERICS,
                     "the clover block 4 + m0 + C at site (t,x,y,z) = (%d,%d,%d,%d) is not "
                     "positive definite (m0 = %g, csw = %g): the even/odd preconditioned "

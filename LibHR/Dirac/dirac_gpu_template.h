@@ -2,6 +2,23 @@
  * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_MAT,
  * DGPU_CLOVER and DGPU_REAL defined; they are undefined at the end. */
 
+/* The parameters must be defined by the includer. */
+#ifndef DGPU_SFX
+#error "dirac_gpu_template.h: define DGPU_SFX (the name suffix, empty or _flt) before including"
+#endif
+#ifndef DGPU_SPINOR
+#error "dirac_gpu_template.h: define DGPU_SPINOR (the spinor type) before including"
+#endif
+#ifndef DGPU_MAT
+#error "dirac_gpu_template.h: define DGPU_MAT (the link matrix type) before including"
+#endif
+#ifndef DGPU_CLOVER
+#error "dirac_gpu_template.h: define DGPU_CLOVER (the clover block type) before including"
+#endif
+#ifndef DGPU_REAL
+#error "dirac_gpu_template.h: define DGPU_REAL (the real type) before including"
+#endif
+
 #define DGPU_(name) HR_CAT(name, DGPU_SFX)
 #define DGPU_RD_(type) HR_CAT(read_gpu_, type)
 #define DGPU_WR_(type) HR_CAT(write_gpu_, type)

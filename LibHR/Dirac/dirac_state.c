@@ -83,13 +83,13 @@ static void links_state_build(dirac_links_state *s, const dirac_op *D) {
       pack[8 * (ix - sh) + mu] = *_4FIELD_AT(uf, ix, mu);
       pack[8 * (ix - sh) + 4 + mu] = *_4FIELD_AT(uf, idn(ix, mu), mu);
     }
-    for (int k = 0; k < 8; k++) suNf_to_flt(pack + 8 * (ix - sh) + k, pack_flt + 8 * (ix - sh) + k);
+    for (int k = 0; k < 8; k++) suNf_to_flt(pack_flt + 8 * (ix - sh) + k, pack + 8 * (ix - sh) + k);
   }
 #if HR_GPU_ENABLED
   const suNf *src = sync_host_suNf_field(uf);
   suNf_flt *dst = host_write_suNf_field_flt(s->uf_flt);
   const int n = 4 * geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
-  for (int k = 0; k < n; k++) suNf_to_flt(src + k, dst + k);
+  for (int k = 0; k < n; k++) suNf_to_flt(dst + k, src + k);
 #endif
   if (HR_DEBUG_CHECKS) s->checksum = links_checksum(D->u);
   builds++;

@@ -102,25 +102,25 @@ static void add_staple(const gauge_view *l, int lnu, const gauge_view *m, int mm
   suNg a, b, c, t, s;
   const int xpn = gauge_view_up(l, ix, nu), xpm = gauge_view_up(l, ix, mu);
   const int xmn = gauge_view_dn(l, ix, nu), xmn_pm = gauge_view_up(l, xmn, mu);
-  gauge_view_link(l, ix, lnu, &a);
-  gauge_view_link(m, xpn, mmu, &b);
-  gauge_view_link(l, xpm, lnu, &c);
-  suNg_mul(&a, &b, &t);
-  suNg_mul_dag(&t, &c, &s);
-  suNg_add(acc, &s, acc);
-  gauge_view_link(l, xmn, lnu, &a);
-  gauge_view_link(m, xmn, mmu, &b);
-  gauge_view_link(l, xmn_pm, lnu, &c);
-  suNg_dag_mul(&a, &b, &t);
-  suNg_mul(&t, &c, &s);
-  suNg_add(acc, &s, acc);
+  gauge_view_link(&a, l, ix, lnu);
+  gauge_view_link(&b, m, xpn, mmu);
+  gauge_view_link(&c, l, xpm, lnu);
+  suNg_mul(&t, &a, &b);
+  suNg_mul_dag(&s, &t, &c);
+  suNg_add(acc, acc, &s);
+  gauge_view_link(&a, l, xmn, lnu);
+  gauge_view_link(&b, m, xmn, mmu);
+  gauge_view_link(&c, l, xmn_pm, lnu);
+  suNg_dag_mul(&t, &a, &b);
+  suNg_mul(&s, &t, &c);
+  suNg_add(acc, acc, &s);
 }
 
 /* out = Proj[(1 - w) U + (w / n) staples]. */
 static void blocked_link(const suNg *u, const suNg *staples, double w, int n, suNg *out) {
   suNg x;
-  suNg_scale(1.0 - w, u, &x);
-  suNg_mul_add(&x, w / n, staples, &x);
+  suNg_scale(&x, 1.0 - w, u);
+  suNg_mul_add(&x, &x, w / n, staples);
   smear_project_sun(&x, out);
 }
 
@@ -139,21 +139,21 @@ static void ape_or_stout_step(suNg_field *out, const suNg_field *u, const smear_
       suNg c, l;
       suNg_zero(&c);
       for (int k = 0; k < 3; ++k) add_staple(&v, tdir(mu, k), &v, mu, ix, mu, tdir(mu, k), &c);
-      gauge_view_link(&v, ix, mu, &l);
+      gauge_view_link(&l, &v, ix, mu);
       suNg *o = &om[4 * (ix - sh) + mu];
       if (p->kind == SMEAR_APE) {
         blocked_link(&l, &c, p->alpha, 6, o);
       } else {
         /* V = exp(P_ta(rho C U^+)) U */
         suNg omega, x, e;
-        suNg_mul_dag(&c, &l, &omega);
+        suNg_mul_dag(&omega, &c, &l);
         for (int i = 0; i < NG; ++i)
           for (int j = 0; j < NG; ++j)
             x.c[i * NG + j] = 0.5 * p->rho * (omega.c[i * NG + j] - conj(omega.c[j * NG + i]));
         const hr_complex tr = suNg_trace(&x) / (double)NG;
         for (int i = 0; i < NG; ++i) x.c[i * NG + i] -= tr;
-        suNg_exp_matrix(&x, &e);
-        suNg_mul(&e, &l, o);
+        suNg_exp_matrix(&e, &x);
+        suNg_mul(o, &e, &l);
       }
     }
   }
@@ -173,7 +173,7 @@ static void hyp_step(suNg_field *out, const suNg_field *u, const smear_params *p
         suNg c, l;
         suNg_zero(&c);
         add_staple(&v, tdir(mu, k), &v, mu, ix, mu, tdir(mu, k), &c);
-        gauge_view_link(&v, ix, mu, &l);
+        gauge_view_link(&l, &v, ix, mu);
         blocked_link(&l, &c, p->hyp[2], 2, &m3[k][4 * (ix - sh) + mu]);
       }
   }
@@ -194,7 +194,7 @@ static void hyp_step(suNg_field *out, const suNg_field *u, const smear_params *p
           const int sigma = 6 - mu - nu - rho;
           add_staple(&v3[tidx(rho, sigma)], rho, &v3[tidx(mu, sigma)], mu, ix, mu, rho, &c);
         }
-        gauge_view_link(&v, ix, mu, &l);
+        gauge_view_link(&l, &v, ix, mu);
         blocked_link(&l, &c, p->hyp[1], 4, &m2[kn][4 * (ix - sh) + mu]);
       }
   }
@@ -209,7 +209,7 @@ static void hyp_step(suNg_field *out, const suNg_field *u, const smear_params *p
       suNg_zero(&c);
       for (int nu = 0; nu < 4; ++nu)
         if (nu != mu) add_staple(&v2[tidx(nu, mu)], nu, &v2[tidx(mu, nu)], mu, ix, mu, nu, &c);
-      gauge_view_link(&v, ix, mu, &l);
+      gauge_view_link(&l, &v, ix, mu);
       blocked_link(&l, &c, p->hyp[0], 6, &om[4 * (ix - sh) + mu]);
     }
   }

@@ -103,17 +103,17 @@ static void add_generator(suNg_av_field *x, const suNg_field *u, const wf_params
   const int sh = glattice.master_shift;
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     if (g[0] == 0 || g[0] == GLB_T - 1)
       for (int mu = 1; mu < 4; ++mu) {
         suNg S, V, U, W;
         ga_plaquette_staple(&v, ix, mu, 0, +1, &S);
         ga_plaquette_staple(&v, ix, mu, 0, -1, &V);
-        suNg_add(&S, &V, &S);
-        gauge_view_link(&v, ix, mu, &U);
-        suNg_mul(&U, &S, &W);
+        suNg_add(&S, &S, &V);
+        gauge_view_link(&U, &v, ix, mu);
+        suNg_mul(&W, &U, &S);
         suNg_algebra_vector f;
-        suNg_project_to_algebra(&W, &f);
+        suNg_project_to_algebra(&f, &W);
         for (int a = 0; a < NG * NG - 1; ++a) xm[4 * (ix - sh) + mu].c[a] -= ceps * f.c[a];
       }
   }
@@ -275,7 +275,7 @@ void wf_measure(const suNg_field *u, int open_bc_t, double t, wf_measurement *m)
   if (time == NULL) hr_error("out of memory");
   for (long e = 0; e < n; ++e) {
     int g[4];
-    global_coordinates((int)e + glattice.master_shift, g);
+    global_coordinates(g, (int)e + glattice.master_shift);
     time[e] = g[0];
   }
   const obs_gauge_view v = gauge_view_of_host(sync_host_suNg_field(u), time);

@@ -158,7 +158,7 @@ static int header_as(hr_archive_format format, const unsigned char *h, hr_archiv
   return ok;
 }
 
-int archive_probe(const char *path, hr_archive_info *info, char *err, size_t errlen) {
+int archive_probe(hr_archive_info *info, const char *path, char *err, size_t errlen) {
   memset(info, 0, sizeof *info);
   /* the community formats announce themselves (archive_ildg.c, archive_nersc.c) */
   if (ildg_is_lime(path)) return ildg_probe(path, info, err, errlen);
@@ -206,7 +206,7 @@ int archive_probe(const char *path, hr_archive_info *info, char *err, size_t err
 /* Check the header of `path` against the running theory and the requested format. */
 static int check_header(const char *path, hr_archive_format format, hr_archive_info *info,
                         char *err, size_t errlen) {
-  if (archive_probe(path, info, err, errlen) != 0) return -1;
+  if (archive_probe(info, path, err, errlen) != 0) return -1;
   if (format != HR_ARCHIVE_UNKNOWN && format != info->format) {
     /* interpret the header as the requested format to give the right size message */
     hr_archive_info want = *info;
@@ -264,9 +264,9 @@ static int check_header(const char *path, hr_archive_format format, hr_archive_i
 
 /* Local z-lines: (t, x, y) of this process and the global coordinates of their first site. */
 #define FOR_LOCAL_LINES(t, x, y)                                                               \
-  for (int t = 0; t < T; ++t)                                                                  \
-    for (int x = 0; x < X; ++x)                                                                \
-      for (int y = 0; y < Y; ++y)
+  for (int t = 0; t < LOC_T; ++t)                                                                  \
+    for (int x = 0; x < LOC_X; ++x)                                                                \
+      for (int y = 0; y < LOC_Y; ++y)
 
 static void line_global_start(int t, int x, int y, int g[4]) {
   g[0] = ZERO_COORD[0] + t;
@@ -288,7 +288,7 @@ static void link_to_file(const suNg *src, int little, double *dst) {
 /* HiRep body: per local z-line one contiguous run of Z sites x 4 links. */
 static int hirep_io_body(int fd, suNg_field *u, int writing) {
   const size_t site_doubles = 4 * LINK_DOUBLES(NG);
-  double *buf = malloc((size_t)Z * site_doubles * sizeof(double));
+  double *buf = malloc((size_t)LOC_Z * site_doubles * sizeof(double));
   if (buf == NULL) return -1;
   int ok = 1;
   FOR_LOCAL_LINES(t, x, y) {
@@ -296,9 +296,9 @@ static int hirep_io_body(int fd, suNg_field *u, int writing) {
     int g[4];
     line_global_start(t, x, y, g);
     const off_t off = HIREP_HEADER_BYTES + (off_t)global_lex(g) * site_doubles * 8;
-    const size_t bytes = (size_t)Z * site_doubles * 8;
+    const size_t bytes = (size_t)LOC_Z * site_doubles * 8;
     if (writing) {
-      for (int z = 0; z < Z; ++z)
+      for (int z = 0; z < LOC_Z; ++z)
         for (int mu = 0; mu < 4; ++mu)
           link_to_file(LINK_AT(u, ipt(t, x, y, z), mu), 0,
                        buf + z * site_doubles + mu * LINK_DOUBLES(NG));
@@ -306,7 +306,7 @@ static int hirep_io_body(int fd, suNg_field *u, int writing) {
     } else {
       ok = af_pread_all(fd, buf, bytes, off) == 0;
       if (ok)
-        for (int z = 0; z < Z; ++z)
+        for (int z = 0; z < LOC_Z; ++z)
           for (int mu = 0; mu < 4; ++mu)
             link_from_file(buf + z * site_doubles + mu * LINK_DOUBLES(NG), 0,
                            LINK_AT(u, ipt(t, x, y, z), mu));
@@ -358,15 +358,15 @@ static int openqcd_read_line(int fd, const int gline[4], int z0, int n, double *
  * the record of the odd site y + mu, read from the lines shifted by one in t, x, y, and from
  * the same line shifted by one in z. */
 static int openqcd_read_body(int fd, suNg_field *u) {
-  const size_t rec_bytes = (size_t)(Z + 1) * OPENQCD_RECORD_DOUBLES * sizeof(double);
+  const size_t rec_bytes = (size_t)(LOC_Z + 1) * OPENQCD_RECORD_DOUBLES * sizeof(double);
   double *own = malloc(rec_bytes), *shifted = malloc(rec_bytes);
   int ok = own != NULL && shifted != NULL;
   FOR_LOCAL_LINES(t, x, y) {
     if (!ok) break;
     int g[4];
     line_global_start(t, x, y, g);
-    ok = openqcd_read_line(fd, g, g[3], Z, own) == 0;
-    for (int z = 0; z < Z && ok; ++z)
+    ok = openqcd_read_line(fd, g, g[3], LOC_Z, own) == 0;
+    for (int z = 0; z < LOC_Z && ok; ++z)
       if ((g[0] + g[1] + g[2] + g[3] + z) & 1)
         for (int mu = 0; mu < 4; ++mu)
           link_from_file(own + (size_t)z * OPENQCD_RECORD_DOUBLES + 2 * mu * LINK_DOUBLES(3), 1,
@@ -378,8 +378,8 @@ static int openqcd_read_body(int fd, suNg_field *u) {
         gs[mu] = (gs[mu] + 1) % GLB_SIZE[mu];
       else
         zshift = 1;
-      ok = openqcd_read_line(fd, gs, g[3] + zshift, Z, shifted) == 0;
-      for (int z = 0; z < Z && ok; ++z)
+      ok = openqcd_read_line(fd, gs, g[3] + zshift, LOC_Z, shifted) == 0;
+      for (int z = 0; z < LOC_Z && ok; ++z)
         if (!((g[0] + g[1] + g[2] + g[3] + z) & 1))
           link_from_file(shifted + (size_t)z * OPENQCD_RECORD_DOUBLES +
                              (2 * mu + 1) * LINK_DOUBLES(3),
@@ -394,7 +394,7 @@ static int openqcd_read_body(int fd, suNg_field *u) {
 /* openQCD body, writing: the records of the local odd sites, one contiguous run per z-line;
  * U_mu(x - mu) comes from the halo when x - mu belongs to the process below. */
 static int openqcd_write_body(int fd, suNg_field *u) {
-  const int nrec = Z / 2;
+  const int nrec = LOC_Z / 2;
   double *buf = malloc((size_t)nrec * OPENQCD_RECORD_DOUBLES * sizeof(double));
   int ok = buf != NULL;
   FOR_LOCAL_LINES(t, x, y) {
@@ -424,7 +424,7 @@ int gauge_field_has_open_time_boundary(const suNg_field *u) {
   double nonzero = 0.0;
   _OMP_MASTER_FOR_SUM(u->type, ix, nonzero) {
     int x[4];
-    local_coordinates(ix, x);
+    local_coordinates(x, ix);
     if (x[0] + ZERO_COORD[0] == GLB_T - 1) {
       const suNg *l = LINK_AT(u, ix, 0);
       for (int i = 0; i < NG * NG; ++i)
@@ -448,8 +448,8 @@ static double header_plaquette(hr_archive_format format, hr_archive_bc bc, const
 
 /* ------------------------------------------------------------------ read */
 
-int archive_read_checked(const char *path, hr_archive_format format, hr_archive_bc bc,
-                         suNg_field *u, char *err, size_t errlen) {
+int archive_read_checked(suNg_field *u, const char *path, hr_archive_format format,
+                         hr_archive_bc bc, char *err, size_t errlen) {
   /* ILDG and NERSC: their own readers (archive_ildg.c, archive_nersc.c) */
   const int lime = ildg_is_lime(path), nersc = !lime && nersc_is_nersc(path);
   if (format == HR_ARCHIVE_ILDG || format == HR_ARCHIVE_NERSC ||
@@ -498,14 +498,14 @@ int archive_read_checked(const char *path, hr_archive_format format, hr_archive_
   return 0;
 }
 
-void archive_read(const char *path, hr_archive_format format, hr_archive_bc bc, suNg_field *u) {
+void archive_read(suNg_field *u, const char *path, hr_archive_format format, hr_archive_bc bc) {
   char err[1024] = "";
-  if (archive_read_checked(path, format, bc, u, err, sizeof err) != 0)
+  if (archive_read_checked(u, path, format, bc, err, sizeof err) != 0)
     hr_fatal(HR_EXIT_IO, "%s", err);
 }
 
-void read_gauge_field(const char *path, suNg_field *u) {
-  archive_read(path, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, u);
+void read_gauge_field(suNg_field *u, const char *path) {
+  archive_read(u, path, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC);
 }
 
 /* ------------------------------------------------------------------ write */

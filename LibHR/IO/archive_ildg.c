@@ -313,26 +313,26 @@ static void site_from_file(const unsigned char *b, int precision, suNg_field *u,
 static int ildg_io_body(int fd, off_t base, int precision, suNg_field *u, int writing,
                         uint32_t sums[2]) {
   const size_t sb = site_bytes(precision);
-  unsigned char *buf = malloc((size_t)X * sb);
+  unsigned char *buf = malloc((size_t)LOC_X * sb);
   if (buf == NULL) return -1;
   int ok = 1;
-  for (int t = 0; t < T && ok; ++t)
-    for (int z = 0; z < Z && ok; ++z)
-      for (int y = 0; y < Y && ok; ++y) {
+  for (int t = 0; t < LOC_T && ok; ++t)
+    for (int z = 0; z < LOC_Z && ok; ++z)
+      for (int y = 0; y < LOC_Y && ok; ++y) {
         const int g[4] = {ZERO_COORD[0] + t, ZERO_COORD[1], ZERO_COORD[2] + y,
                           ZERO_COORD[3] + z};
         const long long r0 = ildg_rank(g);
         const off_t off = base + (off_t)r0 * (off_t)sb;
         if (writing) {
-          for (int x = 0; x < X; ++x) site_to_file(u, ipt(t, x, y, z), precision, buf + x * sb);
-          ok = af_pwrite_all(fd, buf, (size_t)X * sb, off) == 0;
+          for (int x = 0; x < LOC_X; ++x) site_to_file(u, ipt(t, x, y, z), precision, buf + x * sb);
+          ok = af_pwrite_all(fd, buf, (size_t)LOC_X * sb, off) == 0;
         } else {
-          ok = af_pread_all(fd, buf, (size_t)X * sb, off) == 0;
+          ok = af_pread_all(fd, buf, (size_t)LOC_X * sb, off) == 0;
           if (ok)
-            for (int x = 0; x < X; ++x) site_from_file(buf + x * sb, precision, u, ipt(t, x, y, z));
+            for (int x = 0; x < LOC_X; ++x) site_from_file(buf + x * sb, precision, u, ipt(t, x, y, z));
         }
         if (ok)
-          for (int x = 0; x < X; ++x) scidac_add_site(sums, r0 + x, buf + x * sb, sb);
+          for (int x = 0; x < LOC_X; ++x) scidac_add_site(sums, r0 + x, buf + x * sb, sb);
       }
   free(buf);
   return ok ? 0 : -1;

@@ -230,18 +230,18 @@ int nersc_read_checked(const char *path, suNg_field *u, char *err, size_t errlen
   }
   host_write_suNg_field(u);
   const long long sb = nersc_site_bytes(&h);
-  unsigned char *buf = malloc((size_t)(X * sb));
+  unsigned char *buf = malloc((size_t)(LOC_X * sb));
   int fd = open(path, O_RDONLY);
   ok = fd >= 0 && buf != NULL;
   long long sum = 0;
-  for (int t = 0; t < T && ok; ++t)
-    for (int z = 0; z < Z && ok; ++z)
-      for (int y = 0; y < Y && ok; ++y) {
+  for (int t = 0; t < LOC_T && ok; ++t)
+    for (int z = 0; z < LOC_Z && ok; ++z)
+      for (int y = 0; y < LOC_Y && ok; ++y) {
         const long long r0 =
             (((long long)(ZERO_COORD[0] + t) * GLB_Z + ZERO_COORD[3] + z) * GLB_Y + ZERO_COORD[2] +
              y) * GLB_X + ZERO_COORD[1];
-        ok = af_pread_all(fd, buf, (size_t)(X * sb), (off_t)(h.data_offset + r0 * sb)) == 0;
-        for (int x = 0; x < X && ok; ++x) sum += site_from_file(buf + x * sb, &h, u, ipt(t, x, y, z));
+        ok = af_pread_all(fd, buf, (size_t)(LOC_X * sb), (off_t)(h.data_offset + r0 * sb)) == 0;
+        for (int x = 0; x < LOC_X && ok; ++x) sum += site_from_file(buf + x * sb, &h, u, ipt(t, x, y, z));
       }
   if (fd >= 0) close(fd);
   free(buf);

@@ -26,7 +26,7 @@ static int read_rng_file(const char *conf, hr_rng_state *st, int *step) {
   snprintf(path, sizeof path, "%s.rng", conf);
   FILE *f = fopen(path, "r");
   if (f == NULL) return -1;
-  const int ok = rng_read_state(f, st) == 0 && fscanf(f, "step=%d", step) == 1 && *step >= 0;
+  const int ok = rng_read_state(st, f) == 0 && fscanf(f, "step=%d", step) == 1 && *step >= 0;
   fclose(f);
   if (!ok)
     hr_fatal(HR_EXIT_IO, "%s: malformed generator-state file (expected the line "
@@ -44,7 +44,7 @@ int run_start(uint64_t seed, const char *start, suNg_field *u) {
     gauge_field_hot(u);
     return 0;
   }
-  archive_read(start, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, u);
+  archive_read(u, start, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC);
   hr_rng_state st;
   int step = 0;
   const int found = read_rng_file(start, &st, &step) == 0;

@@ -82,7 +82,7 @@ static void tables_update(void) {
   if (tab.time == NULL) hr_error("out of memory for the observables' site tables");
   for (int e = 0; e < n; ++e) {
     int x[4];
-    global_coordinates(e + g->master_shift, x);
+    global_coordinates(x, e + g->master_shift);
     tab.time[e] = x[0];
   }
 #if HR_GPU_ENABLED
@@ -155,7 +155,7 @@ static double plaquette_sum(const suNg_field *u, int which) {
   return sum;
 }
 
-void avr_plaquette_parts(const suNg_field *u, double *temporal, double *spatial) {
+void avr_plaquette_parts(double *temporal, double *spatial, const suNg_field *u) {
   const double norm = 3.0 * NG * (double)GLB_VOLUME;
   *temporal = plaquette_sum(u, OBS_PLAQ_TEMPORAL) / norm;
   *spatial = plaquette_sum(u, OBS_PLAQ_SPATIAL) / norm;
@@ -176,7 +176,7 @@ double avr_plaquette_open_bc(const suNg_field *u) {
 
 hr_complex polyakov_loop(const suNg_field *u) {
   const int gpu = use_gpu();
-  const int vs = X * Y * Z;
+  const int vs = LOC_X * LOC_Y * LOC_Z;
   suNg *line = malloc((size_t)vs * sizeof *line);
   if (line == NULL) hr_error("out of memory (%d matrices)", vs);
   /* The product U_0(0) U_0(1) ... U_0(GLB_T-1) is formed left to right in every case, so its
@@ -201,7 +201,7 @@ hr_complex polyakov_loop(const suNg_field *u) {
     suNg *dline = (suNg *)hr_gpu_alloc((size_t)vs * sizeof *dline);
     double *dre = tab.dev_values, *dim = dre + vs; /* vs <= n */
     if (!start_new) hr_gpu_copy_to_device(dline, line, (size_t)vs * sizeof *line);
-    obs_gpu_polyakov(&dv, hr_gpu_ipt(), vs, T, start_new, dline, last ? dre : NULL,
+    obs_gpu_polyakov(&dv, hr_gpu_ipt(), vs, LOC_T, start_new, dline, last ? dre : NULL,
                      last ? dim : NULL);
     if (last)
       hr_gpu_copy_to_host(re, dre, 2 * (size_t)vs * sizeof *re);
@@ -215,7 +215,7 @@ hr_complex polyakov_loop(const suNg_field *u) {
     const obs_gauge_view hv = host_view(u);
     HR_OMP_PRAGMA(omp parallel for schedule(static))
     for (int s = 0; s < vs; ++s) {
-      obs_polyakov_line(&hv, hr_ipt, vs, s, T, start_new, &line[s]);
+      obs_polyakov_line(&hv, hr_ipt, vs, s, LOC_T, start_new, &line[s]);
       if (last) obs_trace_parts(&line[s], &re[s], &im[s]);
     }
   }

@@ -27,7 +27,7 @@ enum { OBS_PLAQ_ALL = 0, OBS_PLAQ_TEMPORAL = 1, OBS_PLAQ_SPATIAL = 2, OBS_PLAQ_O
 
 /* out = U_mu(ix); neighbours up and down (gauge_view.h). */
 HR_INLINE void obs_link(const obs_gauge_view *v, int ix, int mu, suNg *out) {
-  gauge_view_link(v, ix, mu, out);
+  gauge_view_link(out, v, ix, mu);
 }
 HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return gauge_view_up(v, ix, mu); }
 HR_INLINE int obs_dn(const obs_gauge_view *v, int ix, int mu) { return gauge_view_dn(v, ix, mu); }
@@ -54,10 +54,10 @@ HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu,
   suNg l0, l1, a, b;
   obs_link(v, ix, mu, &l0);
   obs_link(v, obs_up(v, ix, mu), nu, &l1);
-  suNg_mul(&l0, &l1, &a);
+  suNg_mul(&a, &l0, &l1);
   obs_link(v, ix, nu, &l0);
   obs_link(v, obs_up(v, ix, nu), mu, &l1);
-  suNg_mul(&l0, &l1, &b);
+  suNg_mul(&b, &l0, &l1);
   return obs_re_trace_mul_dag(&a, &b);
 }
 
@@ -92,35 +92,35 @@ HR_INLINE void obs_clover_leaves(const obs_gauge_view *v, int ix, int mu, int nu
   /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
   obs_link(v, ix, mu, &l0);
   obs_link(v, xpm, nu, &l1);
-  suNg_mul(&l0, &l1, &a);
+  suNg_mul(&a, &l0, &l1);
   obs_link(v, ix, nu, &l0);
   obs_link(v, xpn, mu, &l1);
-  suNg_mul(&l0, &l1, &b);
-  suNg_mul_dag(&a, &b, q);
+  suNg_mul(&b, &l0, &l1);
+  suNg_mul_dag(q, &a, &b);
   /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
   obs_link(v, xmm_pn, mu, &l1);
-  suNg_mul_dag(&l0, &l1, &a); /* l0 = U_nu(x) */
+  suNg_mul_dag(&a, &l0, &l1); /* l0 = U_nu(x) */
   obs_link(v, xmm, nu, &l1);
-  suNg_mul_dag(&a, &l1, &b);
+  suNg_mul_dag(&b, &a, &l1);
   obs_link(v, xmm, mu, &l1);
-  suNg_mul(&b, &l1, &leaf);
-  suNg_add(q, &leaf, q);
+  suNg_mul(&leaf, &b, &l1);
+  suNg_add(q, q, &leaf);
   /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
   obs_link(v, xmm_mn, nu, &l0);
-  suNg_mul(&l0, &l1, &a); /* U_nu(x-mu-nu) U_mu(x-mu) */
+  suNg_mul(&a, &l0, &l1); /* U_nu(x-mu-nu) U_mu(x-mu) */
   obs_link(v, xmm_mn, mu, &l0);
   obs_link(v, xmn, nu, &l1);
-  suNg_mul(&l0, &l1, &b); /* U_mu(x-mu-nu) U_nu(x-nu) */
-  suNg_dag_mul(&a, &b, &leaf);
-  suNg_add(q, &leaf, q);
+  suNg_mul(&b, &l0, &l1); /* U_mu(x-mu-nu) U_nu(x-nu) */
+  suNg_dag_mul(&leaf, &a, &b);
+  suNg_add(q, q, &leaf);
   /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
   obs_link(v, xmn, mu, &l0);
-  suNg_dag_mul(&l1, &l0, &a); /* l1 = U_nu(x-nu) */
+  suNg_dag_mul(&a, &l1, &l0); /* l1 = U_nu(x-nu) */
   obs_link(v, xpm_mn, nu, &l0);
-  suNg_mul(&a, &l0, &b);
+  suNg_mul(&b, &a, &l0);
   obs_link(v, ix, mu, &l0);
-  suNg_mul_dag(&b, &l0, &leaf);
-  suNg_add(q, &leaf, q);
+  suNg_mul_dag(&leaf, &b, &l0);
+  suNg_add(q, q, &leaf);
 }
 
 /* F_{mu nu}(x): the traceless part of (Q - Q^+)/8 (antihermitian). */
@@ -128,9 +128,9 @@ HR_INLINE void obs_clover_field_strength(const obs_gauge_view *v, int ix, int mu
                                          suNg *f) {
   suNg q, qd;
   obs_clover_leaves(v, ix, mu, nu, &q);
-  suNg_dagger(&q, &qd);
-  suNg_sub(&q, &qd, f);
-  suNg_scale(0.125, f, f);
+  suNg_dagger(&qd, &q);
+  suNg_sub(f, &q, &qd);
+  suNg_scale(f, 0.125, f);
   const hr_complex tr = suNg_trace(f) / (double)NG;
   for (int i = 0; i < NG; ++i)
     f->c[i * NG + i] -= tr;
@@ -189,7 +189,7 @@ HR_INLINE void obs_polyakov_line(const obs_gauge_view *v, const int *ipt, int vs
   }
   for (; t < nt; ++t) {
     obs_link(v, ipt[t * vs + s], 0, &l);
-    suNg_mul(line, &l, &r);
+    suNg_mul(&r, line, &l);
     *line = r;
   }
 }

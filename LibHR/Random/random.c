@@ -68,7 +68,7 @@ static int parse_word(const char **p, const char *word) {
   return 0;
 }
 
-int rng_parse_state(const char *line, hr_rng_state *st) {
+int rng_parse_state(hr_rng_state *st, const char *line) {
   const char *p = line;
   hr_rng_state parsed;
   if (parse_word(&p, "libhr-rng seed=") || parse_u64(&p, &parsed.seed)) return -1;
@@ -81,10 +81,10 @@ int rng_parse_state(const char *line, hr_rng_state *st) {
   return 0;
 }
 
-int rng_read_state(FILE *f, hr_rng_state *st) {
+int rng_read_state(hr_rng_state *st, FILE *f) {
   char line[128];
   if (fgets(line, sizeof line, f) == NULL) return -1;
   const size_t len = strlen(line);
   if (len == sizeof line - 1 && line[len - 1] != '\n') return -1; /* line too long */
-  return rng_parse_state(line, st);
+  return rng_parse_state(st, line);
 }

@@ -44,7 +44,7 @@ static inline void test_random_matrix(int d, hr_rng_stream *s, hr_complex *A) {
 
 /* A = element of U(n) with a non-trivial determinant: Haar SU(n) times exp(i phi). */
 static inline void test_random_unitary(int n, hr_rng_stream *s, hr_complex *A) {
-  suN_random_haar(n, s, A);
+  suN_random_haar(A, n, s);
   hr_complex phase = hr_cexpi(2.0 * rng_uniform(s) - 1.0);
   for (int i = 0; i < n * n; ++i)
     A[i] = hr_cmul(A[i], phase);
@@ -76,14 +76,14 @@ static inline double test_maxdiff_unit(int d, const hr_complex *A, hr_complex c)
 /* max_ij |(A^+ A - 1)_ij|. */
 static inline double test_unitarity(int d, const hr_complex *A) {
   hr_complex P[TEST_MAT];
-  cmat_dag_mul(d, A, A, P);
+  cmat_dag_mul(P, d, A, A);
   return test_maxdiff_unit(d, P, hr_cmplx(1.0, 0.0));
 }
 
 /* |det A - 1| for an n x n matrix. */
 static inline double test_det_defect(int d, const hr_complex *A) {
   hr_complex lu[TEST_MAT];
-  cmat_copy(d, A, lu);
+  cmat_copy(lu, d, A);
   return sqrt(hr_cabs2(cmat_det_inplace(d, lu) - 1.0));
 }
 

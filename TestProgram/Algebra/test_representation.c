@@ -47,18 +47,18 @@ static int count_dim(hr_repr r, int n) {
 static void reference_map(hr_repr r, int n, const hr_complex *U, hr_complex *R) {
   const int d = repr_dim(r, n);
   if (r == HR_FUND) {
-    cmat_copy(n, U, R);
+    cmat_copy(R, n, U);
     return;
   }
   if (r == HR_ADJ) {
     hr_complex Ta[NMAT], Tb[NMAT], A[NMAT], B[NMAT];
     for (int a = 0; a < d; ++a)
       for (int b = 0; b < d; ++b) {
-        suN_generator(n, a, Ta);
-        suN_generator(n, b, Tb);
-        cmat_mul(n, U, Tb, A);
-        cmat_mul_dag(n, A, U, B);
-        cmat_mul(n, Ta, B, A);
+        suN_generator(Ta, n, a);
+        suN_generator(Tb, n, b);
+        cmat_mul(A, n, U, Tb);
+        cmat_mul_dag(B, n, A, U);
+        cmat_mul(A, n, Ta, B);
         R[a * d + b] = 2.0 * creal(cmat_trace(n, A));
       }
     return;
@@ -115,15 +115,15 @@ START_TEST(test_map) {
   hr_complex U[NMAT], V[NMAT], UV[NMAT];
   hr_complex RU[TEST_MAT], RV[TEST_MAT], RUV[TEST_MAT], P[TEST_MAT], Ref[TEST_MAT];
   for (int rep = 0; rep < 10; ++rep) {
-    suN_random_haar(n, &s, U);
-    suN_random_haar(n, &s, V);
-    cmat_mul(n, U, V, UV);
-    repr_map(r, n, U, RU);
-    repr_map(r, n, V, RV);
-    repr_map(r, n, UV, RUV);
+    suN_random_haar(U, n, &s);
+    suN_random_haar(V, n, &s);
+    cmat_mul(UV, n, U, V);
+    repr_map(RU, r, n, U);
+    repr_map(RV, r, n, V);
+    repr_map(RUV, r, n, UV);
     reference_map(r, n, U, Ref);
     ck_assert_small(test_maxdiff(d, RU, Ref), TOL, "map vs reference %s n=%d", rname(r), n);
-    cmat_mul(d, RU, RV, P);
+    cmat_mul(P, d, RU, RV);
     ck_assert_small(test_maxdiff(d, RUV, P), TOL, "R(UV) = R(U)R(V) %s n=%d", rname(r), n);
     ck_assert_small(test_unitarity(d, RU), TOL, "R(U) unitary %s n=%d", rname(r), n);
     ck_assert_small(test_det_defect(d, RU), 1e-13, "det R(U) = 1 %s n=%d", rname(r), n);
@@ -131,23 +131,23 @@ START_TEST(test_map) {
       for (int i = 0; i < d * d; ++i)
         ck_assert(cimag(RU[i]) == 0.0);
     /* R(U^+) = R(U)^+ */
-    cmat_dagger(n, U, V);
-    repr_map(r, n, V, RV);
-    cmat_dagger(d, RU, P);
+    cmat_dagger(V, n, U);
+    repr_map(RV, r, n, V);
+    cmat_dagger(P, d, RU);
     ck_assert_small(test_maxdiff(d, RV, P), TOL, "R(U^+) = R(U)^+ %s n=%d", rname(r), n);
     /* det R(U) = det(U)^q for U in U(n): q = 1, 0, n+1, n-1 */
     test_random_unitary(n, &s, U);
-    repr_map(r, n, U, RU);
+    repr_map(RU, r, n, U);
     const int q = r == HR_FUND ? 1 : r == HR_ADJ ? 0 : r == HR_2S ? n + 1 : n - 1;
     hr_complex detU = suN_det(n, U), expect = cpow(detU, q);
-    cmat_copy(d, RU, P);
+    cmat_copy(P, d, RU);
     ck_assert_small(cabs(cmat_det_inplace(d, P) - expect), 1e-13, "det R(U(n)) %s n=%d", rname(r),
                     n);
     ck_assert_small(test_unitarity(d, RU), TOL, "R(U(n)) unitary %s n=%d", rname(r), n);
   }
   /* R(1) = 1 */
-  cmat_unit(n, U);
-  repr_map(r, n, U, RU);
+  cmat_unit(U, n);
+  repr_map(RU, r, n, U);
   ck_assert_small(test_maxdiff_unit(d, RU, 1.0), 1e-15, "R(1) %s n=%d", rname(r), n);
 }
 END_TEST
@@ -159,21 +159,21 @@ START_TEST(test_generators) {
   static hr_complex T[HR_SUN_NMAX * HR_SUN_NMAX - 1][TEST_MAT];
   hr_complex P[TEST_MAT], Q[TEST_MAT], C[TEST_MAT], Sum[TEST_MAT];
   for (int a = 0; a < ng; ++a)
-    repr_generator(r, n, a, T[a]);
+    repr_generator(T[a], r, n, a);
   const double TR = repr_index(r, n), C2 = repr_casimir(r, n);
-  cmat_zero(d, Sum);
+  cmat_zero(Sum, d);
   for (int a = 0; a < ng; ++a) {
-    cmat_dagger(d, T[a], P);
+    cmat_dagger(P, d, T[a]);
     ck_assert_small(test_maxdiff(d, T[a], P), 1e-15, "T^%d_R Hermitian %s n=%d", a, rname(r), n);
     for (int b = 0; b < ng; ++b) {
-      cmat_mul(d, T[a], T[b], P);
+      cmat_mul(P, d, T[a], T[b]);
       ck_assert_small(cabs(cmat_trace(d, P) - (a == b ? TR : 0.0)), TOL,
                       "tr(T%d T%d) = T_R delta %s n=%d", a, b, rname(r), n);
       if (a == b)
         for (int i = 0; i < d * d; ++i)
           Sum[i] += P[i];
       /* [T^a_R, T^b_R] = i f^{abc} T^c_R */
-      cmat_mul(d, T[b], T[a], Q);
+      cmat_mul(Q, d, T[b], T[a]);
       for (int i = 0; i < d * d; ++i)
         C[i] = P[i] - Q[i];
       for (int c = 0; c < ng; ++c) {
@@ -200,14 +200,14 @@ START_TEST(test_generator_derivative) {
   for (int a = 0; a < ng; ++a) {
     for (int b = 0; b < ng; ++b)
       v[b] = (a == b) ? eps : 0.0;
-    suN_exp_algebra(n, v, U);
-    repr_map(r, n, U, Rp);
+    suN_exp_algebra(U, n, v);
+    repr_map(Rp, r, n, U);
     v[a] = -eps;
-    suN_exp_algebra(n, v, U);
-    repr_map(r, n, U, Rm);
+    suN_exp_algebra(U, n, v);
+    repr_map(Rm, r, n, U);
     for (int i = 0; i < d * d; ++i)
       D[i] = (Rp[i] - Rm[i]) / hr_cmplx(0.0, 2.0 * eps);
-    repr_generator(r, n, a, T);
+    repr_generator(T, r, n, a);
     ck_assert_small(test_maxdiff(d, D, T), 1e-7, "dR/deps = T^%d_R %s n=%d", a, rname(r), n);
   }
 }
@@ -220,17 +220,17 @@ START_TEST(test_covariance_and_traces) {
   hr_rng_stream s = test_stream(2000 + _i);
   hr_complex U[NMAT], RU[TEST_MAT], Radj[TEST_MAT], Ta[TEST_MAT], Tb[TEST_MAT];
   hr_complex A[TEST_MAT], B[TEST_MAT], W[TEST_MAT], t[TEST_MAT];
-  suN_random_haar(n, &s, U);
-  repr_map(r, n, U, RU);
-  repr_map(HR_ADJ, n, U, Radj);
+  suN_random_haar(U, n, &s);
+  repr_map(RU, r, n, U);
+  repr_map(Radj, HR_ADJ, n, U);
   /* R(U) T^a_R R(U)^+ = sum_b T^b_R Radj_ba */
   for (int a = 0; a < ng; ++a) {
-    repr_generator(r, n, a, Ta);
-    cmat_mul(d, RU, Ta, A);
-    cmat_mul_dag(d, A, RU, B);
-    cmat_zero(d, A);
+    repr_generator(Ta, r, n, a);
+    cmat_mul(A, d, RU, Ta);
+    cmat_mul_dag(B, d, A, RU);
+    cmat_zero(A, d);
     for (int b = 0; b < ng; ++b) {
-      repr_generator(r, n, b, Tb);
+      repr_generator(Tb, r, n, b);
       for (int i = 0; i < d * d; ++i)
         A[i] += Radj[b * ng + a] * Tb[i];
     }
@@ -238,27 +238,27 @@ START_TEST(test_covariance_and_traces) {
   }
   /* generator traces: tr(T^a_R W) for a random W, against the dense generators */
   test_random_matrix(d, &s, W);
-  repr_generator_traces(r, n, W, t);
+  repr_generator_traces(t, r, n, W);
   for (int a = 0; a < ng; ++a) {
-    repr_generator(r, n, a, Ta);
-    cmat_mul(d, Ta, W, A);
+    repr_generator(Ta, r, n, a);
+    cmat_mul(A, d, Ta, W);
     ck_assert_small(cabs(t[a] - cmat_trace(d, A)), 1e-13, "tr(T^%d_R W) %s n=%d", a, rname(r), n);
   }
   /* the force projection: with W = U^R M, d/deps tr((exp(i eps T^a) U)^R M) = i t_a */
   hr_complex M[TEST_MAT], E[NMAT], EU[NMAT], RE[TEST_MAT];
   test_random_matrix(d, &s, M);
-  cmat_mul(d, RU, M, W);
-  repr_generator_traces(r, n, W, t);
+  cmat_mul(W, d, RU, M);
+  repr_generator_traces(t, r, n, W);
   const double eps = 1e-5;
   for (int a = 0; a < ng; ++a) {
     hr_complex f[2];
     for (int sgn = 0; sgn < 2; ++sgn) {
       double v[NMAT] = {0};
       v[a] = sgn == 0 ? eps : -eps;
-      suN_exp_algebra(n, v, E);
-      cmat_mul(n, E, U, EU);
-      repr_map(r, n, EU, RE);
-      cmat_mul(d, RE, M, A);
+      suN_exp_algebra(E, n, v);
+      cmat_mul(EU, n, E, U);
+      repr_map(RE, r, n, EU);
+      cmat_mul(A, d, RE, M);
       f[sgn] = cmat_trace(d, A);
     }
     hr_complex deriv = (f[0] - f[1]) / (2 * eps);
@@ -276,20 +276,20 @@ START_TEST(test_pairs_and_names) {
         for (int i = 0; i + (r == HR_2AS) <= j; ++i, ++idx) {
           ck_assert_int_eq(repr_pair_index(r, i, j), idx);
           int ii, jj;
-          repr_pair(r, idx, &ii, &jj);
+          repr_pair(&ii, &jj, r, idx);
           ck_assert(ii == i && jj == j);
         }
       ck_assert_int_eq(idx, repr_dim(r, n));
     }
   for (int k = 0; k < HR_NUM_REPRS; ++k) {
     hr_repr r;
-    ck_assert_int_eq(repr_from_name(repr_name((hr_repr)k), &r), 0);
+    ck_assert_int_eq(repr_from_name(&r, repr_name((hr_repr)k)), 0);
     ck_assert_int_eq(r, k);
     ck_assert(strlen(repr_long_name((hr_repr)k)) > 3);
   }
   hr_repr r = HR_FUND;
-  ck_assert_int_eq(repr_from_name("adjoint", &r), -1);
-  ck_assert_int_eq(repr_from_name(NULL, &r), -1);
+  ck_assert_int_eq(repr_from_name(&r, "adjoint"), -1);
+  ck_assert_int_eq(repr_from_name(&r, NULL), -1);
   ck_assert_int_eq(r, HR_FUND);
 }
 END_TEST
@@ -305,31 +305,31 @@ START_TEST(test_compiled_theory) {
   suNf RU, RV, RUV, P;
   hr_complex Ref[NF * NF];
   for (int rep = 0; rep < 10; ++rep) {
-    suNg_random(&s, &U);
-    suNg_random(&s, &V);
-    suNg_mul(&U, &V, &UV);
-    suNg_to_suNf(&U, &RU);
-    suNg_to_suNf(&V, &RV);
-    suNg_to_suNf(&UV, &RUV);
+    suNg_random(&U, &s);
+    suNg_random(&V, &s);
+    suNg_mul(&UV, &U, &V);
+    suNg_to_suNf(&RU, &U);
+    suNg_to_suNf(&RV, &V);
+    suNg_to_suNf(&RUV, &UV);
     if (NG <= HR_SUN_NMAX && NF <= TEST_DMAX) {
       reference_map(HR_BUILD_REPR, NG, U.c, Ref);
       ck_assert_small(test_maxdiff(NF, RU.c, Ref), TOL, "suNg_to_suNf vs reference");
     }
-    suNf_mul(&RU, &RV, &P);
+    suNf_mul(&P, &RU, &RV);
     ck_assert_small(test_maxdiff(NF, RUV.c, P.c), TOL, "suNf homomorphism");
     ck_assert_small(test_unitarity(NF, RU.c), TOL, "suNf unitary");
   }
   suNf T;
   hr_complex G[NF * NF], t[NG * NG - 1];
   for (int a = 0; a < NG * NG - 1; ++a) {
-    suNf_generator(a, &T);
-    repr_generator(HR_BUILD_REPR, NG, a, G);
+    suNf_generator(&T, a);
+    repr_generator(G, HR_BUILD_REPR, NG, a);
     ck_assert_small(test_maxdiff(NF, T.c, G), 0.0, "suNf_generator");
   }
-  suNf_generator_traces(&RU, t);
+  suNf_generator_traces(t, &RU);
   for (int a = 0; a < NG * NG - 1; ++a) {
-    suNf_generator(a, &T);
-    suNf_mul(&T, &RU, &P);
+    suNf_generator(&T, a);
+    suNf_mul(&P, &T, &RU);
     ck_assert_small(cabs(t[a] - suNf_trace(&P)), 1e-13, "suNf_generator_traces");
   }
 }

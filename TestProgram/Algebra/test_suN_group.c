@@ -20,9 +20,9 @@
 /* sum_a v_a M_a with v real, M_a the dense generators; out = i sum_a v_a T^a. */
 static void dense_algebra_matrix(int n, const double *v, hr_complex *out) {
   hr_complex T[NMAT];
-  cmat_zero(n, out);
+  cmat_zero(out, n);
   for (int a = 0; a < n * n - 1; ++a) {
-    suN_generator(n, a, T);
+    suN_generator(T, n, a);
     for (int i = 0; i < n * n; ++i)
       out[i] += hr_cmplx(0.0, v[a]) * T[i];
   }
@@ -31,10 +31,10 @@ static void dense_algebra_matrix(int n, const double *v, hr_complex *out) {
 /* exp(X) by the plain Taylor series with `terms` terms (no scaling): the reference. */
 static void taylor_exp(int n, const hr_complex *X, int terms, hr_complex *E) {
   hr_complex term[NMAT], tmp[NMAT];
-  cmat_unit(n, E);
-  cmat_unit(n, term);
+  cmat_unit(E, n);
+  cmat_unit(term, n);
   for (int k = 1; k < terms; ++k) {
-    cmat_mul(n, term, X, tmp);
+    cmat_mul(tmp, n, term, X);
     for (int i = 0; i < n * n; ++i)
       term[i] = tmp[i] / (double)k;
     for (int i = 0; i < n * n; ++i)
@@ -48,20 +48,20 @@ START_TEST(test_generators) {
   const int ng = suN_ngen(n);
   ck_assert_int_eq(ng, n * n - 1);
   for (int a = 0; a < ng; ++a) {
-    suN_generator(n, a, Ta);
+    suN_generator(Ta, n, a);
     /* Hermitian and traceless */
-    cmat_dagger(n, Ta, P);
+    cmat_dagger(P, n, Ta);
     ck_assert_small(test_maxdiff(n, Ta, P), 0.0, "T^%d Hermitian", a);
     ck_assert_small(cabs(cmat_trace(n, Ta)), 1e-15, "tr T^%d", a);
     /* tr(T^a T^b) = delta/2 */
     for (int b = 0; b < ng; ++b) {
-      suN_generator(n, b, Tb);
-      cmat_mul(n, Ta, Tb, P);
+      suN_generator(Tb, n, b);
+      cmat_mul(P, n, Ta, Tb);
       ck_assert_small(cabs(cmat_trace(n, P) - (a == b ? 0.5 : 0.0)), 1e-15, "tr T%d T%d", a, b);
     }
     /* the index bookkeeping */
     int kind, j, k;
-    suN_generator_info(a, &kind, &j, &k);
+    suN_generator_info(&kind, &j, &k, a);
     if (kind == SUN_GEN_DIAG)
       ck_assert_int_eq(suN_generator_diag_index(k), a);
     else
@@ -71,7 +71,7 @@ START_TEST(test_generators) {
   /* completeness: sum_a T^a_ij T^a_kl = (delta_il delta_jk - delta_ij delta_kl / n) / 2 */
   static hr_complex all[HR_SUN_NMAX * HR_SUN_NMAX - 1][NMAT];
   for (int a = 0; a < ng; ++a)
-    suN_generator(n, a, all[a]);
+    suN_generator(all[a], n, a);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)
@@ -91,7 +91,7 @@ START_TEST(test_pauli_gell_mann) {
   const hr_complex sigma[3][4] = {{0, 1, 1, 0}, {0, -i1, i1, 0}, {1, 0, 0, -1}};
   hr_complex T[NMAT];
   for (int a = 0; a < 3; ++a) {
-    suN_generator(2, a, T);
+    suN_generator(T, 2, a);
     for (int i = 0; i < 4; ++i)
       ck_assert_small(cabs(T[i] - 0.5 * sigma[a][i]), 0.0, "sigma %d", a);
   }
@@ -103,15 +103,15 @@ START_TEST(test_pauli_gell_mann) {
       {0, 0, -i1, 0, 0, 0, i1, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 1, 0},
       {0, 0, 0, 0, 0, -i1, 0, i1, 0}, {r3, 0, 0, 0, r3, 0, 0, 0, -2 * r3}};
   for (int a = 0; a < 8; ++a) {
-    suN_generator(3, a, T);
+    suN_generator(T, 3, a);
     for (int i = 0; i < 9; ++i)
       ck_assert_small(cabs(T[i] - 0.5 * lambda[a][i]), 1e-16, "lambda %d", a + 1);
   }
   /* SU(4) starts with the SU(3) generators embedded in the upper-left block */
   hr_complex T4[NMAT];
   for (int a = 0; a < 8; ++a) {
-    suN_generator(3, a, T);
-    suN_generator(4, a, T4);
+    suN_generator(T, 3, a);
+    suN_generator(T4, 4, a);
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < 4; ++j)
         ck_assert(T4[i * 4 + j] == (i < 3 && j < 3 ? T[i * 3 + j] : 0.0));
@@ -125,20 +125,20 @@ START_TEST(test_structure_constants) {
   hr_complex Ta[NMAT], Tb[NMAT], Tc[NMAT], C[NMAT], C2[NMAT];
   for (int a = 0; a < ng; ++a)
     for (int b = 0; b < ng; ++b) {
-      suN_generator(n, a, Ta);
-      suN_generator(n, b, Tb);
-      cmat_mul(n, Ta, Tb, C);
-      cmat_mul(n, Tb, Ta, C2);
+      suN_generator(Ta, n, a);
+      suN_generator(Tb, n, b);
+      cmat_mul(C, n, Ta, Tb);
+      cmat_mul(C2, n, Tb, Ta);
       for (int i = 0; i < n * n; ++i)
         C[i] -= C2[i];
       /* [T^a, T^b] = i f^{abc} T^c */
-      cmat_zero(n, C2);
+      cmat_zero(C2, n);
       for (int c = 0; c < ng; ++c) {
         double f = suN_structure_constant(n, a, b, c);
         /* total antisymmetry */
         ck_assert_small(f + suN_structure_constant(n, b, a, c), 1e-15, "f antisym ab");
         ck_assert_small(f - suN_structure_constant(n, b, c, a), 1e-15, "f cyclic");
-        suN_generator(n, c, Tc);
+        suN_generator(Tc, n, c);
         for (int i = 0; i < n * n; ++i)
           C2[i] += hr_cmplx(0.0, f) * Tc[i];
       }
@@ -168,34 +168,34 @@ START_TEST(test_algebra_vectors) {
   double v[NMAT], w[NMAT];
   hr_complex X[NMAT], Y[NMAT], M[NMAT], t[NMAT], T[NMAT], P[NMAT];
   for (int rep = 0; rep < 10; ++rep) {
-    suN_random_algebra(n, &s, v);
-    suN_algebra_to_matrix(n, v, X);
+    suN_random_algebra(v, n, &s);
+    suN_algebra_to_matrix(X, n, v);
     dense_algebra_matrix(n, v, Y);
     ck_assert_small(test_maxdiff(n, X, Y), 1e-15, "i v.T n=%d", n);
     /* antihermitian, traceless */
-    cmat_dagger(n, X, Y);
+    cmat_dagger(Y, n, X);
     for (int i = 0; i < n * n; ++i)
       Y[i] += X[i];
     ck_assert_small(cmat_sqnorm(n, Y), 0.0, "X + X^+ = 0");
     ck_assert_small(cabs(cmat_trace(n, X)), 1e-15, "tr X");
-    suN_project_to_algebra(n, X, w);
+    suN_project_to_algebra(w, n, X);
     for (int a = 0; a < ng; ++a)
       ck_assert_small(w[a] - v[a], 1e-15, "project(X) = v");
     /* general M: the projection is the traceless antihermitian part */
     test_random_matrix(n, &s, M);
-    suN_project_to_algebra(n, M, w);
-    suN_algebra_to_matrix(n, w, X);
-    cmat_dagger(n, M, Y);
+    suN_project_to_algebra(w, n, M);
+    suN_algebra_to_matrix(X, n, w);
+    cmat_dagger(Y, n, M);
     hr_complex tr = cmat_trace(n, M) - cmat_trace(n, Y);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         Y[i * n + j] = 0.5 * (M[i * n + j] - Y[i * n + j]) - (i == j ? tr / (2.0 * n) : 0.0);
     ck_assert_small(test_maxdiff(n, X, Y), 1e-15, "traceless antihermitian part");
     /* suN_generator_traces = tr(T^a M) computed densely */
-    suN_generator_traces(n, M, t);
+    suN_generator_traces(t, n, M);
     for (int a = 0; a < ng; ++a) {
-      suN_generator(n, a, T);
-      cmat_mul(n, T, M, P);
+      suN_generator(T, n, a);
+      cmat_mul(P, n, T, M);
       ck_assert_small(cabs(t[a] - cmat_trace(n, P)), 1e-15, "tr(T^%d M)", a);
     }
   }
@@ -210,19 +210,19 @@ START_TEST(test_exp) {
   hr_complex X[NMAT], U[NMAT], V[NMAT], W[NMAT], R[NMAT];
   for (size_t in = 0; in < sizeof norms / sizeof norms[0]; ++in)
     for (int rep = 0; rep < 5; ++rep) {
-      suN_random_algebra(n, &s, v);
+      suN_random_algebra(v, n, &s);
       double len = 0.0;
       for (int a = 0; a < n * n - 1; ++a)
         len += v[a] * v[a];
       for (int a = 0; a < n * n - 1; ++a)
         v[a] *= norms[in] / sqrt(len);
-      suN_exp_algebra(n, v, U);
+      suN_exp_algebra(U, n, v);
       const double tol = 1e-14 * (1.0 + norms[in]);
       ck_assert_small(test_unitarity(n, U), tol, "exp unitary n=%d |v|=%g", n, norms[in]);
       ck_assert_small(test_det_defect(n, U), tol, "det exp n=%d |v|=%g", n, norms[in]);
       /* against the plain Taylor series (accurate without scaling for moderate norms) */
       if (norms[in] <= 3.0) {
-        suN_algebra_to_matrix(n, v, X);
+        suN_algebra_to_matrix(X, n, v);
         taylor_exp(n, X, 80, R);
         ck_assert_small(test_maxdiff(n, U, R), 1e-14 * (1.0 + norms[in] * norms[in]),
                         "exp vs Taylor n=%d |v|=%g", n, norms[in]);
@@ -230,27 +230,27 @@ START_TEST(test_exp) {
       /* exp(X) exp(-X) = 1 */
       for (int a = 0; a < n * n - 1; ++a)
         v2[a] = -v[a];
-      suN_exp_algebra(n, v2, V);
-      cmat_mul(n, U, V, W);
+      suN_exp_algebra(V, n, v2);
+      cmat_mul(W, n, U, V);
       ck_assert_small(test_maxdiff_unit(n, W, 1.0), tol, "exp(X)exp(-X)");
       /* exp(2X) = exp(X)^2 */
       for (int a = 0; a < n * n - 1; ++a)
         v2[a] = 2.0 * v[a];
-      suN_exp_algebra(n, v2, V);
-      cmat_mul(n, U, U, W);
+      suN_exp_algebra(V, n, v2);
+      cmat_mul(W, n, U, U);
       ck_assert_small(test_maxdiff(n, V, W), 4 * tol, "exp(2X) = exp(X)^2 n=%d |v|=%g", n,
                       norms[in]);
     }
   /* derivative at 0: (exp(eps X) - exp(-eps X)) / (2 eps) = X + O(eps^2) */
-  suN_random_algebra(n, &s, v);
+  suN_random_algebra(v, n, &s);
   const double eps = 1e-5;
   for (int a = 0; a < n * n - 1; ++a)
     v2[a] = eps * v[a];
-  suN_exp_algebra(n, v2, U);
+  suN_exp_algebra(U, n, v2);
   for (int a = 0; a < n * n - 1; ++a)
     v2[a] = -eps * v[a];
-  suN_exp_algebra(n, v2, V);
-  suN_algebra_to_matrix(n, v, X);
+  suN_exp_algebra(V, n, v2);
+  suN_algebra_to_matrix(X, n, v);
   for (int i = 0; i < n * n; ++i)
     W[i] = (U[i] - V[i]) / (2 * eps);
   ck_assert_small(test_maxdiff(n, W, X), 1e-9, "d/deps exp(eps X)");
@@ -259,7 +259,7 @@ START_TEST(test_exp) {
   test_random_matrix(n, &s, M);
   for (int i = 0; i < n * n; ++i)
     M[i] *= 0.5;
-  suN_exp(n, M, U);
+  suN_exp(U, n, M);
   taylor_exp(n, M, 80, R);
   ck_assert_small(test_maxdiff(n, U, R), 1e-13, "exp(general M) vs Taylor");
   ck_assert_small(cabs(suN_det(n, U) - cexp(cmat_trace(n, M))) / cabs(cexp(cmat_trace(n, M))),
@@ -273,7 +273,7 @@ START_TEST(test_exp_su2_closed_form) {
   hr_rng_stream s = test_stream(30);
   for (int rep = 0; rep < 20; ++rep) {
     double v[3];
-    suN_random_algebra(2, &s, v);
+    suN_random_algebra(v, 2, &s);
     for (int a = 0; a < 3; ++a)
       v[a] *= 2.0;
     double theta = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -281,13 +281,13 @@ START_TEST(test_exp_su2_closed_form) {
     hr_complex E[4] = {c + i1 * sn * v[2], i1 * sn * (v[0] - i1 * v[1]),
                        i1 * sn * (v[0] + i1 * v[1]), c - i1 * sn * v[2]};
     hr_complex U[4];
-    suN_exp_algebra(2, v, U);
+    suN_exp_algebra(U, 2, v);
     ck_assert_small(test_maxdiff(2, U, E), 1e-14, "SU(2) closed form theta=%g", theta);
   }
   /* diagonal algebra element: exp is the diagonal of phases */
   double v[8] = {0, 0, 0.7, 0, 0, 0, 0, -1.9};
   hr_complex U[9];
-  suN_exp_algebra(3, v, U);
+  suN_exp_algebra(U, 3, v);
   double ph[3];
   for (int m = 0; m < 3; ++m)
     ph[m] = 0.7 * suN_diag_generator_entry(1, m) - 1.9 * suN_diag_generator_entry(2, m);
@@ -303,9 +303,9 @@ START_TEST(test_reunitarize) {
   hr_complex U[NMAT], V[NMAT], G[NMAT];
   for (int rep = 0; rep < 20; ++rep) {
     /* SU(n) matrices are unchanged */
-    suN_random_haar(n, &s, U);
-    cmat_copy(n, U, V);
-    ck_assert_int_eq(suN_reunitarize(n, V), 0);
+    suN_random_haar(U, n, &s);
+    cmat_copy(V, n, U);
+    ck_assert_int_eq(suN_reunitarize(V, n), 0);
     ck_assert_small(test_maxdiff(n, U, V), 2e-15, "SU(n) unchanged n=%d", n);
     /* a perturbed matrix comes back into SU(n), close to where it started */
     const double delta[] = {1e-10, 1e-3, 0.1};
@@ -313,18 +313,18 @@ START_TEST(test_reunitarize) {
       test_random_matrix(n, &s, G);
       for (int i = 0; i < n * n; ++i)
         V[i] = U[i] + delta[k] * G[i];
-      ck_assert_int_eq(suN_reunitarize(n, V), 0);
+      ck_assert_int_eq(suN_reunitarize(V, n), 0);
       ck_assert_small(test_unitarity(n, V), 1e-14, "unitary after n=%d delta=%g", n, delta[k]);
       ck_assert_small(test_det_defect(n, V), 1e-14, "det after n=%d delta=%g", n, delta[k]);
       ck_assert_small(test_maxdiff(n, U, V), 10.0 * n * delta[k] * sqrt(cmat_sqnorm(n, G)),
                       "close to U n=%d delta=%g", n, delta[k]);
     }
     /* U(n) with a phase: lands in SU(n) and the first row keeps its direction (Gram-Schmidt) */
-    cmat_copy(n, U, V);
+    cmat_copy(V, n, U);
     hr_complex ph = hr_cexpi(0.9);
     for (int i = 0; i < n * n; ++i)
       V[i] = 3.0 * ph * V[i];
-    suN_reunitarize(n, V);
+    suN_reunitarize(V, n);
     ck_assert_small(test_det_defect(n, V), 1e-14, "U(n) -> SU(n)");
     hr_complex ov = 0.0;
     for (int k = 0; k < n; ++k)
@@ -335,7 +335,7 @@ START_TEST(test_reunitarize) {
   test_random_matrix(n, &s, V);
   for (int k = 0; k < n; ++k)
     V[n + k] = 2.0 * V[k];
-  ck_assert_int_eq(suN_reunitarize(n, V), -1);
+  ck_assert_int_eq(suN_reunitarize(V, n), -1);
 }
 END_TEST
 
@@ -346,7 +346,7 @@ START_TEST(test_det) {
   for (int rep = 0; rep < 20; ++rep) {
     test_random_matrix(n, &s, A);
     test_random_matrix(n, &s, B);
-    cmat_mul(n, A, B, C);
+    cmat_mul(C, n, A, B);
     hr_complex da = suN_det(n, A), db = suN_det(n, B), dc = suN_det(n, C);
     ck_assert_small(cabs(dc - da * db) / cabs(dc), 1e-13, "det(AB) n=%d", n);
   }

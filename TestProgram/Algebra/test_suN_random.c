@@ -54,20 +54,20 @@ static double haar_moments_max_z(int n, int which) {
     hr_rng_stream s;
     rng_stream_init(&s, seed, (uint64_t)(10 * n + which), (uint64_t)k);
     if (which == 0) {
-      suN_random_haar(n, &s, U);
+      suN_random_haar(U, n, &s);
     } else if (which == 2) {
       for (int i = 0; i < n * n; ++i) {
         double re = 2.0 * rng_uniform(&s) - 1.0;
         double im = 2.0 * rng_uniform(&s) - 1.0;
         U[i] = hr_cmplx(re, im);
       }
-      suN_reunitarize(n, U);
+      suN_reunitarize(U, n);
     } else {
       double v[NMAT];
-      suN_random_algebra(n, &s, v);
+      suN_random_algebra(v, n, &s);
       for (int a = 0; a < n * n - 1; ++a)
         v[a] *= 0.5;
-      suN_exp_algebra(n, v, U);
+      suN_exp_algebra(U, n, v);
     }
     double du = test_unitarity(n, U), dd = test_det_defect(n, U);
     if (du > worst_unitarity)
@@ -80,7 +80,7 @@ static double haar_moments_max_z(int n, int which) {
     double a2 = creal(t) * creal(t) + cimag(t) * cimag(t);
     moment_add(&abs2, a2);
     moment_add(&abs4, a2 * a2);
-    cmat_mul(n, U, U, U2);
+    cmat_mul(U2, n, U, U);
     hr_complex t2 = cmat_trace(n, U2);
     moment_add(&re_tr2, creal(t2));
     moment_add(&im_tr2, cimag(t2));
@@ -131,7 +131,7 @@ START_TEST(test_algebra) {
   for (long k = 0; k < N_SAMPLES; ++k) {
     hr_rng_stream s;
     rng_stream_init(&s, seed, 100 + n, (uint64_t)k);
-    suN_random_algebra(n, &s, v);
+    suN_random_algebra(v, n, &s);
     double q = 0.0;
     for (int a = 0; a < n * n - 1; ++a)
       q += v[a] * v[a];
@@ -149,27 +149,27 @@ START_TEST(test_reproducible_and_compiled) {
   rng_stream_init(&s2, seed, 7, 42);
   rng_stream_init(&s3, seed, 7, 43);
   suNg A, B, C;
-  suNg_random(&s1, &A);
-  suNg_random(&s2, &B);
-  suNg_random(&s3, &C);
+  suNg_random(&A, &s1);
+  suNg_random(&B, &s2);
+  suNg_random(&C, &s3);
   ck_assert_small(test_maxdiff(NG, A.c, B.c), 0.0, "same stream, same matrix");
   ck_assert_msg(test_maxdiff(NG, A.c, C.c) > 1e-3, "different sites give different matrices");
   hr_complex G[NG * NG];
   rng_stream_init(&s1, seed, 7, 42);
-  suN_random_haar(NG, &s1, G);
+  suN_random_haar(G, NG, &s1);
   ck_assert_small(test_maxdiff(NG, A.c, G), 0.0, "suNg_random = suN_random_haar(NG)");
   /* compiled SU(NG): in the group, and E[tr U] = 0 over a sample */
   moment re = {0};
   for (long k = 0; k < 5000; ++k) {
     rng_stream_init(&s1, seed, 8, (uint64_t)k);
-    suNg_random(&s1, &A);
+    suNg_random(&A, &s1);
     ck_assert_small(test_unitarity(NG, A.c), 1e-14, "suNg_random unitary");
     ck_assert_small(cabs(suNg_det(&A) - 1.0), 1e-14, "suNg_random det");
     moment_add(&re, suNg_re_trace(&A));
   }
   ck_assert_msg(moment_z(&re, 0.0) < Z_MAX, "E[Re tr U] = 0 for SU(NG)");
   suNg_algebra_vector p;
-  suNg_algebra_vector_random(&s1, &p);
+  suNg_algebra_vector_random(&p, &s1);
   ck_assert(suNg_algebra_vector_sqnorm(&p) > 0.0);
 }
 END_TEST

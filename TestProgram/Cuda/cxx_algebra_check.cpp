@@ -67,28 +67,28 @@ int main() {
   /* SU(N) operations compiled as C++ */
   for (int t = 0; t < 20; ++t) {
     suNg U, V, UV, W;
-    suNg_random(&s, &U);
-    suNg_random(&s, &V);
-    suNg_mul(&U, &V, &UV);
+    suNg_random(&U, &s);
+    suNg_random(&V, &s);
+    suNg_mul(&UV, &U, &V);
     hr_complex d = suNg_det(&UV);
     check(dist(d, 1.0) < 1e-14, "det U V", dist(d, 1.0));
-    suNg_dag_mul(&U, &U, &W);
+    suNg_dag_mul(&W, &U, &U);
     check(dist(suNg_trace(&W), (double)NG) < 1e-14, "U^+ U", 0);
     suNf RU, RV, RUV, P;
-    suNg_to_suNf(&U, &RU);
-    suNg_to_suNf(&V, &RV);
-    suNg_to_suNf(&UV, &RUV);
-    suNf_mul(&RU, &RV, &P);
-    suNf_sub(&P, &RUV, &P);
+    suNg_to_suNf(&RU, &U);
+    suNg_to_suNf(&RV, &V);
+    suNg_to_suNf(&RUV, &UV);
+    suNf_mul(&P, &RU, &RV);
+    suNf_sub(&P, &P, &RUV);
     check(suNf_sqnorm(&P) < 1e-26, "R(UV) = R(U)R(V)", suNf_sqnorm(&P));
     suNg_algebra_vector p;
-    suNg_algebra_vector_random(&s, &p);
-    suNg_exp(&p, &W);
+    suNg_algebra_vector_random(&p, &s);
+    suNg_exp(&W, &p);
     check(dist(suNg_det(&W), 1.0) < 1e-14, "det exp", 0);
     suNf_spinor a, b;
     for (int k = 0; k < 4; ++k)
       for (int i = 0; i < NF; ++i) a.c[k].c[i] = hr_cmplx(rng_gaussian(&s), 0.5);
-    suNf_spinor_mul_colour(&RU, &a, &b);
+    suNf_spinor_mul_colour(&b, &RU, &a);
     double n1 = suNf_spinor_sqnorm(&a), n2 = suNf_spinor_sqnorm(&b);
     check(std::abs(n1 - n2) < 1e-13 * n1, "|U a| = |a|", std::abs(n1 - n2));
   }

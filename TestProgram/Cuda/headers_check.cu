@@ -33,31 +33,31 @@ __global__ void site_ops_kernel(const suNg *u, suNf *uf, suNf_spinor *s, suNf_sp
   if (i >= n)
     return;
   suNg U = u[i], V;
-  suNg_mul_dag(&U, &U, &V);
-  suNg_dag_mul(&V, &U, &V);
+  suNg_mul_dag(&V, &U, &U);
+  suNg_dag_mul(&V, &V, &U);
   suNg_reunitarize(&V);
   suNf R;
-  suNg_to_suNf(&V, &R);
+  suNg_to_suNf(&R, &V);
   uf[i] = R;
   suNf_spinor a = s[i], b;
-  suNf_spinor_mul_colour(&R, &a, &b);
-  suNf_dag_mul_vec_add(&R, &a.c[0], &b.c[1]);
+  suNf_spinor_mul_colour(&b, &R, &a);
+  suNf_dag_mul_vec_add(&b.c[1], &R, &a.c[0]);
   suNf_spinor_g5(&b, &b);
-  suNf_spinor_mul_add(&a, 0.5, &b, &a);
-  suNf_vector_add_i(&a.c[0], &a.c[3], &a.c[0]);
+  suNf_spinor_mul_add(&a, &a, 0.5, &b);
+  suNf_vector_add_i(&a.c[0], &a.c[0], &a.c[3]);
   s[i] = a;
   suNf_spinor_flt af;
-  suNf_spinor_to_flt(&a, &af);
+  suNf_spinor_to_flt(&af, &a);
   suNf_flt Rf;
-  suNf_to_flt(&R, &Rf);
-  suNf_flt_mul_vec(&Rf, &af.c[0], &af.c[1]);
+  suNf_to_flt(&Rf, &R);
+  suNf_flt_mul_vec(&af.c[1], &Rf, &af.c[0]);
   sf[i] = af;
   suNg_algebra_vector v;
-  suNg_project_to_algebra(&V, &v);
+  suNg_project_to_algebra(&v, &V);
   suNg W;
-  suNg_exp(&v, &W);
+  suNg_exp(&W, &v);
   hr_complex t[NG * NG - 1];
-  suNf_generator_traces(&R, t);
+  suNf_generator_traces(t, &R);
   out[i] = suNf_spinor_sqnorm(&a) + suNf_spinor_flt_re_prod(&af, &af) + hr_creal(suNg_det(&W)) +
            hr_creal(t[0]) + suNg_algebra_vector_sqnorm(&v);
 }
@@ -69,8 +69,8 @@ __global__ void random_kernel(suNg *u, suNg_algebra_vector *p, unsigned long lon
     return;
   hr_rng_stream st;
   rng_stream_init(&st, seed, 1, (uint64_t)i);
-  suNg_random(&st, &u[i]);
-  suNg_algebra_vector_random(&st, &p[i]);
+  suNg_random(&u[i], &st);
+  suNg_algebra_vector_random(&p[i], &st);
 }
 
 /* Random numbers: one stream per site, as random fields draw them. */

@@ -80,7 +80,7 @@ static inline void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
   host_write_spinor_field(f);
   _MASTER_FOR(f->type, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     dt_random_spinor_at(1234, draw, g, _FIELD_AT(f, ix));
   }
 }
@@ -88,13 +88,13 @@ static inline void dt_random_spinor_field(spinor_field *f, uint64_t draw) {
 static inline void dt_random_suNg_at(uint64_t draw, const int g[4], suNg *u) {
   hr_rng_stream st;
   rng_stream_init(&st, 777, draw, (uint64_t)dt_global_index(g));
-  suNg_random(&st, u);
+  suNg_random(u, &st);
 }
 static inline void dt_random_gauge(suNg_field *u, uint64_t draw) {
   host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     for (int mu = 0; mu < 4; mu++) dt_random_suNg_at(draw + (uint64_t)mu, g, _4FIELD_AT(u, ix, mu));
   }
 }
@@ -103,12 +103,12 @@ static inline void dt_random_gauge(suNg_field *u, uint64_t draw) {
 static inline void dt_to_flt(const spinor_field *a, spinor_field_flt *b) {
   sync_host_spinor_field(a);
   host_write_spinor_field_flt(b);
-  _MASTER_FOR(a->type, ix) suNf_spinor_to_flt(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
+  _MASTER_FOR(a->type, ix) suNf_spinor_to_flt(_FIELD_AT(b, ix), _FIELD_AT(a, ix));
 }
 static inline void dt_to_dbl(const spinor_field_flt *a, spinor_field *b) {
   sync_host_spinor_field_flt(a);
   host_write_spinor_field(b);
-  _MASTER_FOR(a->type, ix) suNf_spinor_flt_to_dbl(_FIELD_AT(a, ix), _FIELD_AT(b, ix));
+  _MASTER_FOR(a->type, ix) suNf_spinor_flt_to_dbl(_FIELD_AT(b, ix), _FIELD_AT(a, ix));
 }
 static inline hr_complex dt_prod(const spinor_field *a, const spinor_field *b) {
   double s[2] = {0, 0};
@@ -130,7 +130,7 @@ static inline double dt_diff2(const spinor_field *a, const spinor_field *b) {
   sync_host_spinor_field(b);
   _MASTER_FOR(a->type, ix) {
     suNf_spinor d;
-    suNf_spinor_sub(_FIELD_AT(a, ix), _FIELD_AT(b, ix), &d);
+    suNf_spinor_sub(&d, _FIELD_AT(a, ix), _FIELD_AT(b, ix));
     s += suNf_spinor_sqnorm(&d);
   }
   global_sum(&s, 1);

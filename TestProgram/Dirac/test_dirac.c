@@ -33,14 +33,14 @@ static void warm_gauge(suNg_field *u, double eps, uint64_t draw) {
   host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     hr_rng_stream st;
     rng_stream_init(&st, 4242, draw, (uint64_t)dt_global_index(g));
     for (int mu = 0; mu < 4; mu++) {
       suNg_algebra_vector v;
-      suNg_algebra_vector_random(&st, &v);
-      suNg_algebra_vector_scale(eps, &v, &v);
-      suNg_exp(&v, _4FIELD_AT(u, ix, mu));
+      suNg_algebra_vector_random(&v, &st);
+      suNg_algebra_vector_scale(&v, eps, &v);
+      suNg_exp(_4FIELD_AT(u, ix, mu), &v);
     }
   }
 }
@@ -335,7 +335,7 @@ static void check_even_odd(const dirac_op *D, const char *tag) {
   Dphi_diag(diag, D, psi);
   spinor_field *d = dt_spinor(&glattice);
   Dphi(d, D, psi);
-  _MASTER_FOR(&glattice, ix) suNf_spinor_add(_FIELD_AT(diag, ix), _FIELD_AT(full, ix), _FIELD_AT(diag, ix));
+  _MASTER_FOR(&glattice, ix) suNf_spinor_add(_FIELD_AT(diag, ix), _FIELD_AT(diag, ix), _FIELD_AT(full, ix));
   CHECK(rel_diff(d, diag) < 1e-14, "%s: Dphi - (diag + hopping) = %g", tag, rel_diff(d, diag));
   /* diag_inv inverts diag */
   Dphi_diag(d, D, psi);
@@ -368,7 +368,7 @@ static void check_gauge_covariance(const dirac_op *D, const char *tag) {
   host_write_suNg_field(ug);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     suNg gx;
     dt_random_suNg_at(500, g, &gx);
     for (int mu = 0; mu < 4; mu++) {
@@ -376,8 +376,8 @@ static void check_gauge_covariance(const dirac_op *D, const char *tag) {
       gy[mu] = (gy[mu] + 1) % GLB_SIZE[mu];
       suNg gxp, t;
       dt_random_suNg_at(500, gy, &gxp);
-      suNg_mul(&gx, _4FIELD_AT(u, ix, mu), &t);
-      suNg_mul_dag(&t, &gxp, _4FIELD_AT(ug, ix, mu));
+      suNg_mul(&t, &gx, _4FIELD_AT(u, ix, mu));
+      suNg_mul_dag(_4FIELD_AT(ug, ix, mu), &t, &gxp);
     }
   }
   dirac_op Dg = *D; /* the same operator on the transformed links */
@@ -389,13 +389,13 @@ static void check_gauge_covariance(const dirac_op *D, const char *tag) {
   Dphi(a, D, psi);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     suNg gx;
     suNf gr;
     dt_random_suNg_at(500, g, &gx);
-    suNg_to_suNf(&gx, &gr);
-    suNf_spinor_mul_colour(&gr, _FIELD_AT(a, ix), _FIELD_AT(a, ix));
-    suNf_spinor_mul_colour(&gr, _FIELD_AT(psi, ix), _FIELD_AT(gpsi, ix));
+    suNg_to_suNf(&gr, &gx);
+    suNf_spinor_mul_colour(_FIELD_AT(a, ix), &gr, _FIELD_AT(a, ix));
+    suNf_spinor_mul_colour(_FIELD_AT(gpsi, ix), &gr, _FIELD_AT(psi, ix));
   }
   Dphi(b, &Dg, gpsi);
   double d = rel_diff(b, a);
@@ -442,8 +442,8 @@ static void check_clover_blocks(const dirac_op *D, const char *tag) {
   _MASTER_FOR(&glattice, ix) {
     suNf F, Fd;
     clover_field_strength(&F, dirac_links(D), ix, 1, 3);
-    suNf_dagger(&F, &Fd);
-    suNf_add(&F, &Fd, &Fd);
+    suNf_dagger(&Fd, &F);
+    suNf_add(&Fd, &F, &Fd);
     ah = fmax(ah, sqrt(suNf_sqnorm(&Fd)));
   }
   global_max(&ah, 1);
@@ -475,7 +475,7 @@ static void check_free_field(void) {
   for (int i = 0; i < 16; i++) M[i] = hr_cmplx(i % 5 == 0 ? mass : 0, 0);
   for (int mu = 0; mu < 4; mu++) {
     hr_complex gm[16];
-    hr_gamma_matrix(mu, gm);
+    hr_gamma_matrix(gm, mu);
     for (int i = 0; i < 16; i++) M[i] += hr_cmplx(0, sin(pt[mu])) * gm[i];
   }
   suNf_spinor u0;
@@ -489,11 +489,11 @@ static void check_free_field(void) {
                  *want = dt_spinor(&glattice);
     _MASTER_FOR(&glattice, ix) {
       int g[4];
-      global_coordinates(ix, g);
+      global_coordinates(g, ix);
       double ph = 0;
       for (int mu = 0; mu < 4; mu++) ph += p[mu] * g[mu];
-      suNf_spinor_scale_cmplx(hr_cexpi(ph), &u0, _FIELD_AT(psi, ix));
-      suNf_spinor_scale_cmplx(hr_cexpi(ph), &mu0, _FIELD_AT(want, ix));
+      suNf_spinor_scale_cmplx(_FIELD_AT(psi, ix), hr_cexpi(ph), &u0);
+      suNf_spinor_scale_cmplx(_FIELD_AT(want, ix), hr_cexpi(ph), &mu0);
     }
     Dphi(out, D, psi);
     double d = rel_diff(out, want);
@@ -534,7 +534,7 @@ static void check_abelian_background(void) {
   } while (0)
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     for (int mu = 0; mu < 4; mu++) suNg_unit(_4FIELD_AT(u, ix, mu));
     EXP_IH(b * g[0], _4FIELD_AT(u, ix, 1));
     if (g[0] == GLB_T - 1) EXP_IH(-b * GLB_T * g[1], _4FIELD_AT(u, ix, 0));
@@ -545,10 +545,10 @@ static void check_abelian_background(void) {
   EXP_IH(b, &P);
 #undef EXP_IH
   suNf PR, PRd, Fw;
-  suNg_to_suNf(&P, &PR);
-  suNf_dagger(&PR, &PRd);
-  suNf_sub(&PR, &PRd, &Fw);
-  suNf_scale(0.5, &Fw, &Fw);
+  suNg_to_suNf(&PR, &P);
+  suNf_dagger(&PRd, &PR);
+  suNf_sub(&Fw, &PR, &PRd);
+  suNf_scale(&Fw, 0.5, &Fw);
   double dev = 0, fnorm = sqrt(suNf_sqnorm(&Fw));
   _MASTER_FOR(&glattice, ix) {
     for (int mu = 0; mu < 4; mu++)
@@ -556,7 +556,7 @@ static void check_abelian_background(void) {
         suNf F, d;
         clover_field_strength(&F, dirac_links(D), ix, mu, nu);
         if (mu == 0 && nu == 1)
-          suNf_sub(&F, &Fw, &d);
+          suNf_sub(&d, &F, &Fw);
         else
           d = F;
         dev = fmax(dev, sqrt(suNf_sqnorm(&d)));
@@ -567,17 +567,17 @@ static void check_abelian_background(void) {
   CHECK(dev < 1e-14, "clover-leaf F deviates from the analytic uniform field by %g", dev);
   /* clover term = (4 + m0) + csw (i/2) sigma_01 x F_01, explicit sigma from gamma.h */
   hr_complex s01[16];
-  hr_sigma_matrix(0, 1, s01);
+  hr_sigma_matrix(s01, 0, 1);
   spinor_field *psi = dt_spinor(&glattice), *out = dt_spinor(&glattice),
                *want = dt_spinor(&glattice);
   dt_random_spinor_field(psi, 7);
   _MASTER_FOR(&glattice, ix) {
     suNf_spinor fpsi, sfpsi;
-    suNf_spinor_mul_colour(&Fw, _FIELD_AT(psi, ix), &fpsi);
+    suNf_spinor_mul_colour(&fpsi, &Fw, _FIELD_AT(psi, ix));
     spin_mul(s01, &fpsi, &sfpsi);
-    suNf_spinor_scale(4 + m0, _FIELD_AT(psi, ix), _FIELD_AT(want, ix));
-    suNf_spinor_mul_add_cmplx(_FIELD_AT(want, ix), hr_cmplx(0, 0.5 * csw), &sfpsi,
-                              _FIELD_AT(want, ix));
+    suNf_spinor_scale(_FIELD_AT(want, ix), 4 + m0, _FIELD_AT(psi, ix));
+    suNf_spinor_mul_add_cmplx(_FIELD_AT(want, ix), _FIELD_AT(want, ix), hr_cmplx(0, 0.5 * csw),
+                              &sfpsi);
   }
   Dphi_diag(out, D, psi);
   double d = rel_diff(out, want);
@@ -604,16 +604,16 @@ static void check_open_bc(const suNg_field *u) {
   /* change psi on slice 0 only: D psi on the last slice must not change */
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
-    if (g[0] == 0) suNf_spinor_scale(3.0, _FIELD_AT(psi, ix), _FIELD_AT(psi, ix));
+    global_coordinates(g, ix);
+    if (g[0] == 0) suNf_spinor_scale(_FIELD_AT(psi, ix), 3.0, _FIELD_AT(psi, ix));
   }
   g5Dphi(b, &D, psi);
   double dl = 0, d1 = 0;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     suNf_spinor d;
-    suNf_spinor_sub(_FIELD_AT(a, ix), _FIELD_AT(b, ix), &d);
+    suNf_spinor_sub(&d, _FIELD_AT(a, ix), _FIELD_AT(b, ix));
     if (g[0] == GLB_T - 1) dl += suNf_spinor_sqnorm(&d);
     if (g[0] == 1) d1 += suNf_spinor_sqnorm(&d);
   }

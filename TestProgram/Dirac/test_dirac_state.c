@@ -118,16 +118,16 @@ static void hmc_style_update(suNg_field *u, double eps) {
   (void)p;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     hr_rng_stream st;
     rng_stream_init(&st, 99, 1, (uint64_t)dt_global_index(g));
     for (int mu = 0; mu < 4; mu++) {
       suNg_algebra_vector v;
       suNg e, t;
-      suNg_algebra_vector_random(&st, &v);
-      suNg_algebra_vector_scale(eps, &v, &v);
-      suNg_exp(&v, &e);
-      suNg_mul(&e, _4FIELD_AT(u, ix, mu), &t);
+      suNg_algebra_vector_random(&v, &st);
+      suNg_algebra_vector_scale(&v, eps, &v);
+      suNg_exp(&e, &v);
+      suNg_mul(&t, &e, _4FIELD_AT(u, ix, mu));
       *_4FIELD_AT(u, ix, mu) = t;
     }
   }
@@ -153,7 +153,7 @@ static void check_follows_links(suNg_field *u, const dirac_bc *bc) {
     hmc_style_update(u, 0.1);
     const double n2 = check_against_fresh(&D, "after an in-place update via host_write");
     CHECK(n2 != n1, "the in-place update did not change the operator's result (%g)", n2);
-    CHECK(archive_read_checked(path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err)
+    CHECK(archive_read_checked(u, path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err)
               == 0, "read %s: %s", path, err);
     const double n3 = check_against_fresh(&D, "after reading a configuration file");
     CHECK(n3 == n0, "after reading back the saved links: |D psi|^2 = %.17g, before %.17g", n3,

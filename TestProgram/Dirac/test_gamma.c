@@ -23,7 +23,7 @@ static void mat4_mul(const hr_complex *a, const hr_complex *b, hr_complex *c) {
 
 START_TEST(test_clifford) {
   hr_complex g[5][16];
-  for (int mu = 0; mu < 5; mu++) hr_gamma_matrix(mu, g[mu]);
+  for (int mu = 0; mu < 5; mu++) hr_gamma_matrix(g[mu], mu);
   for (int mu = 0; mu < 5; mu++) {
     for (int i = 0; i < 4; i++)
       for (int j = 0; j < 4; j++)
@@ -55,9 +55,9 @@ START_TEST(test_sigma) {
   for (int mu = 0; mu < 4; mu++)
     for (int nu = 0; nu < 4; nu++) {
       hr_complex s[16], gm[16], gn[16], a[16], b[16];
-      hr_sigma_matrix(mu, nu, s);
-      hr_gamma_matrix(mu, gm);
-      hr_gamma_matrix(nu, gn);
+      hr_sigma_matrix(s, mu, nu);
+      hr_gamma_matrix(gm, mu);
+      hr_gamma_matrix(gn, nu);
       mat4_mul(gm, gn, a);
       mat4_mul(gn, gm, b);
       for (int i = 0; i < 4; i++)
@@ -81,13 +81,13 @@ static void random_vec(hr_rng_stream *st, hr_complex *v, int n) {
 /* (1 + s gamma_mu) W psi with W = U (s < 0) or U^+ (s > 0), from explicit matrices. */
 static void explicit_dir(int mu, int s, const suNf_spinor *psi, const suNf *U, suNf_spinor *out) {
   hr_complex g[16];
-  hr_gamma_matrix(mu, g);
+  hr_gamma_matrix(g, mu);
   suNf_spinor w;
   for (int a = 0; a < 4; a++) {
     if (s < 0)
-      suNf_mul_vec(U, &psi->c[a], &w.c[a]);
+      suNf_mul_vec(&w.c[a], U, &psi->c[a]);
     else
-      suNf_dag_mul_vec(U, &psi->c[a], &w.c[a]);
+      suNf_dag_mul_vec(&w.c[a], U, &psi->c[a]);
   }
   for (int a = 0; a < 4; a++)
     for (int i = 0; i < NF; i++) {
@@ -120,16 +120,16 @@ START_TEST(test_site_kernel) {
     for (int mu = 0; mu < 4; mu++) {
       suNf_spinor t;
       explicit_dir(mu, -1, &up[mu], &uu[mu], &t);
-      suNf_spinor_add(&want, &t, &want);
+      suNf_spinor_add(&want, &want, &t);
       explicit_dir(mu, +1, &dn[mu], &ud[mu], &t);
-      suNf_spinor_add(&want, &t, &want);
+      suNf_spinor_add(&want, &want, &t);
     }
     suNf_spinor d, outg;
-    suNf_spinor_sub(&out, &want, &d);
+    suNf_spinor_sub(&d, &out, &want);
     ck_assert_msg(sqrt(suNf_spinor_sqnorm(&d) / suNf_spinor_sqnorm(&want)) < 1e-14,
                   "site kernel (DIRAC_SIMD = %d) differs from explicit gamma matrices", DIRAC_SIMD);
     dirac_site_hop_generic(pu, pd, qu, qd, &outg);
-    suNf_spinor_sub(&outg, &want, &d);
+    suNf_spinor_sub(&d, &outg, &want);
     ck_assert_msg(sqrt(suNf_spinor_sqnorm(&d) / suNf_spinor_sqnorm(&want)) < 1e-14,
                   "generic site kernel differs from explicit gamma matrices");
     /* single precision from the same template */
@@ -138,10 +138,10 @@ START_TEST(test_site_kernel) {
     const suNf_spinor_flt *puf[4], *pdf[4];
     const suNf_flt *quf[4], *qdf[4];
     for (int mu = 0; mu < 4; mu++) {
-      suNf_spinor_to_flt(&up[mu], &upf[mu]);
-      suNf_spinor_to_flt(&dn[mu], &dnf[mu]);
-      suNf_to_flt(&uu[mu], &uuf[mu]);
-      suNf_to_flt(&ud[mu], &udf[mu]);
+      suNf_spinor_to_flt(&upf[mu], &up[mu]);
+      suNf_spinor_to_flt(&dnf[mu], &dn[mu]);
+      suNf_to_flt(&uuf[mu], &uu[mu]);
+      suNf_to_flt(&udf[mu], &ud[mu]);
       puf[mu] = &upf[mu];
       pdf[mu] = &dnf[mu];
       quf[mu] = &uuf[mu];
@@ -153,8 +153,8 @@ START_TEST(test_site_kernel) {
       else
         dirac_site_hop_generic_flt(puf, pdf, quf, qdf, &outf);
       suNf_spinor back;
-      suNf_spinor_flt_to_dbl(&outf, &back);
-      suNf_spinor_sub(&back, &want, &d);
+      suNf_spinor_flt_to_dbl(&back, &outf);
+      suNf_spinor_sub(&d, &back, &want);
       ck_assert_msg(sqrt(suNf_spinor_sqnorm(&d) / suNf_spinor_sqnorm(&want)) < 1e-6,
                     "single-precision site kernel (form %d) differs", form);
     }

@@ -46,7 +46,7 @@ static void log_cases(void) {
 
   /* periodic, RK3, eps = 0.0008, 250 steps; log printed with 7 (Wact, Yact) and 3 (Q) digits */
   snprintf(path, sizeof path, "%s/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", dir);
-  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_PERIODIC, u);
+  archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_PERIODIC);
   wf_params p = {WF_ACTION_WILSON, WF_RK3, 0, 0.0, 0};
   double eps = 0.0008;
   wf_measure(u, 0, 0.0, &m);
@@ -64,7 +64,7 @@ static void log_cases(void) {
 
   /* open boundaries, Euler, eps = 0.0008 to t = 2, full precision */
   snprintf(path, sizeof path, "%s/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1", dir);
-  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_OPEN, u);
+  archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_OPEN);
   wf_params po = {WF_ACTION_WILSON, WF_EULER, 1, 0.0, 1};
   static const double wsl0[8] = {2.1909123450308125e+03, 2.9722361042026669e+03,
                                  3.0259644616131136e+03, 3.0367303385187884e+03,
@@ -121,7 +121,7 @@ static void test_field(suNg_field *u, int open_bc_t) {
     suNg *um = host_write_suNg_field(u);
     _MASTER_FOR(&glattice, ix) {
       int g[4];
-      global_coordinates(ix, g);
+      global_coordinates(g, ix);
       if (g[0] == GLB_T - 1) memset(&um[4 * (ix - glattice.master_shift)], 0, sizeof(suNg));
     }
     sendrecv_suNg_field(u);
@@ -276,10 +276,10 @@ static void random_gauge_transform(suNg_field *u) {
   suNg *gm = host_write_suNg_field(g);
   _MASTER_FOR(&glattice, ix) {
     int c[4];
-    global_coordinates(ix, c);
+    global_coordinates(c, ix);
     hr_rng_stream st;
     rng_stream_init(&st, 99, 7, (uint64_t)(((c[0] * GLB_X + c[1]) * GLB_Y + c[2]) * GLB_Z + c[3]));
-    suNg_random(&st, &gm[4 * (ix - glattice.master_shift)]);
+    suNg_random(&gm[4 * (ix - glattice.master_shift)], &st);
   }
   sendrecv_suNg_field(g);
   const suNg *gv = sync_host_suNg_field(g);
@@ -289,8 +289,8 @@ static void random_gauge_transform(suNg_field *u) {
   _MASTER_FOR(&glattice, ix) {
     for (int mu = 0; mu < 4; ++mu) {
       suNg t, r;
-      suNg_mul(&gv[4 * (ix - sh)], &um[4 * (ix - sh) + mu], &t);
-      suNg_mul_dag(&t, &gv[4 * (iup(ix, mu) - sh)], &r);
+      suNg_mul(&t, &gv[4 * (ix - sh)], &um[4 * (ix - sh) + mu]);
+      suNg_mul_dag(&r, &t, &gv[4 * (iup(ix, mu) - sh)]);
       um[4 * (ix - sh) + mu] = r;
     }
   }

@@ -28,7 +28,7 @@ typedef struct { link_like *ptr; const geometry_descriptor *type; } link_field_t
 /* Value of component c of site ix (link mu, or -1 for site fields). */
 static double site_value(int ix, int mu, int c) {
   int g[4];
-  global_coordinates(ix, g);
+  global_coordinates(g, ix);
   return geo_code(g) * 256. + (mu + 1) * 32. + c;
 }
 
@@ -111,7 +111,7 @@ static void check_hopping(const geometry_descriptor *out_g, const geometry_descr
   scalar_field out = {calloc((size_t)out_g->gsize_spinor, sizeof(double)), out_g};
   _OMP_MASTER_FOR(in_g, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     *_FIELD_AT(&in, ix) = wave(g);
   }
   hr_comm_request *r = start_sendrecv_site_field(in_g, in.ptr, 1);
@@ -129,7 +129,7 @@ static void check_hopping(const geometry_descriptor *out_g, const geometry_descr
   double maxdev = 0;
   _MASTER_FOR(out_g, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     double dev = fabs(*_FIELD_AT(&out, ix) - hopping_exact(g));
     if (dev > maxdev) maxdev = dev;
   }
@@ -150,7 +150,7 @@ static void check_edges(void) {
   long bad = 0, seen = 0;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     for (int mu = 0; mu < 4; mu++)
       for (int nu = 0; nu < 4; nu++) {
         if (nu == mu) continue;
@@ -179,14 +179,14 @@ static void check_reductions(void) {
   double s = 0;
   _OMP_MASTER_FOR_SUM(&glattice, ix, s) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     s += geo_code(g);
   }
   double s_serial = 0;
   _PIECE_FOR(&glattice, ixp) {
     _SITE_FOR(&glattice, ixp, ix) {
       int g[4];
-      global_coordinates(ix, g);
+      global_coordinates(g, ix);
       s_serial += geo_code(g);
     }
   }
@@ -197,7 +197,7 @@ static void check_reductions(void) {
   hr_complex z = 0;
   _OMP_MASTER_FOR_SUM_COMPLEX(&glattice, ix, z) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     z += hr_cmplx(g[0], (double)g[3] * g[3]);
   }
   global_sum((double *)&z, 2);
@@ -248,7 +248,7 @@ static void check_reductions(void) {
   double mx = -1;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     if (geo_code(g) > mx) mx = geo_code(g);
   }
   global_max(&mx, 1);
@@ -256,7 +256,7 @@ static void check_reductions(void) {
   double mn = -mx;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     if (-geo_code(g) > mn) mn = -geo_code(g);
   }
   mn = -mn;

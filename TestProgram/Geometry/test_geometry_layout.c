@@ -78,13 +78,13 @@ static int *master_flag; /* 1 for indices in master pieces of glattice */
 static void check_master_sites(void) {
   int total = geometry_total_sites();
   CHECK(VOLUME == L[0] * L[1] * L[2] * L[3], "VOLUME %d", VOLUME);
-  CHECK(T == L[0] && X == L[1] && Y == L[2] && Z == L[3], "local sizes %d %d %d %d", T, X, Y, Z);
+  CHECK(LOC_T == L[0] && LOC_X == L[1] && LOC_Y == L[2] && LOC_Z == L[3], "local sizes %d %d %d %d", LOC_T, LOC_X, LOC_Y, LOC_Z);
   int *count = calloc((size_t)VOLUME, sizeof(int));
   master_flag = calloc((size_t)total, sizeof(int));
   int n = 0;
   _MASTER_FOR(&glattice, ix) {
     int x[4];
-    local_coordinates(ix, x);
+    local_coordinates(x, ix);
     CHECK(is_local(x), "master %d at (%d,%d,%d,%d) outside the local lattice", ix, x[0], x[1], x[2], x[3]);
     if (!is_local(x)) continue;
     count[lex(x)]++;
@@ -102,8 +102,8 @@ static void check_master_sites(void) {
   int *owner = calloc((size_t)GLB_VOLUME, sizeof(int));
   _MASTER_FOR(&glattice, ix) {
     int g[4], x[4];
-    global_coordinates(ix, g);
-    local_coordinates(ix, x);
+    global_coordinates(g, ix);
+    local_coordinates(x, ix);
     int c[4];
     rank_coords(hr_rank(), c);
     for (int mu = 0; mu < 4; mu++)
@@ -148,8 +148,8 @@ static void check_pieces(const geometry_descriptor *g, int par) {
       CHECK(master_flag[from] == 1, "copy %d source %d is not a master site", c, from);
       CHECK(master_index(to) == from, "copy %d site %d has master %d, not %d", c, to, master_index(to), from);
       int a[4], b[4];
-      local_coordinates(to, a);
-      local_coordinates(from, b);
+      local_coordinates(a, to);
+      local_coordinates(b, from);
       CHECK(memcmp(a, b, sizeof a) == 0, "copy %d site %d at other coordinates than %d", c, to, from);
       int lim = c < g->ncopies_spinor ? g->gsize_spinor : g->gsize_gauge;
       CHECK(to - g->master_shift >= 0 && to - g->master_shift < lim, "copy %d site %d outside the field", c, to);
@@ -199,7 +199,7 @@ static void check_inner(const geometry_descriptor *g) {
     prev_block = -1;
     _SITE_FOR(g, p, ix) {
       int x[4];
-      local_coordinates(ix, x);
+      local_coordinates(x, ix);
       long block = 0;
       for (int mu = 0; mu < 4; mu++) {
         int lo = halo[mu] ? 1 : 0;
@@ -218,7 +218,7 @@ static void check_inner(const geometry_descriptor *g) {
   int n = inner;
   _BOUNDARY_FOR(g, ix) {
     int x[4], on_boundary = 0;
-    local_coordinates(ix, x);
+    local_coordinates(x, ix);
     for (int mu = 0; mu < 4; mu++)
       if (halo[mu] && (x[mu] == 0 || x[mu] == L[mu] - 1)) on_boundary = 1;
     CHECK(on_boundary, "boundary site %d is not on the boundary", ix);
@@ -282,8 +282,8 @@ static void check_buffers(const geometry_descriptor *g, int par) {
     for (int j = 0; j < g->sbuf_len[i] && j < g->rbuf_len[i]; j++) {
       int s = g->sbuf_start[i] + j, r = g->rbuf_start[i] + j;
       int xs[4], xr[4];
-      local_coordinates(s, xs);
-      local_coordinates(r, xr);
+      local_coordinates(xs, s);
+      local_coordinates(xr, r);
       CHECK(is_local(xs) && in_send_set(xs, d) && parity4(xs) == p, "buffer %d send site %d", i, s);
       if (is_local(xs)) CHECK(mark[lex(xs)]++ == 0, "buffer %d sends site %d twice", i, s);
       CHECK(master_flag[s] || in_copy[spinor ? 0 : 1][s], "buffer %d send site %d neither master nor synced copy", i, s);
@@ -309,8 +309,8 @@ static void check_neighbours(void) {
   int total = geometry_total_sites();
   for (int ix = 0; ix < total; ix++) {
     int x[4], g[4];
-    local_coordinates(ix, x);
-    global_coordinates(ix, g);
+    local_coordinates(x, ix);
+    global_coordinates(g, ix);
     for (int mu = 0; mu < 4; mu++)
       for (int s = -1; s <= 1; s += 2) {
         int n = s > 0 ? iup(ix, mu) : idn(ix, mu);
@@ -326,7 +326,7 @@ static void check_neighbours(void) {
         CHECK((n >= 0) == stored, "site %d dir %d step %d: neighbour %d, stored %d", ix, mu, s, n, stored);
         if (n < 0) continue;
         int gn[4];
-        global_coordinates(n, gn);
+        global_coordinates(gn, n);
         for (int a = 0; a < 4; a++) {
           int want = a == mu ? (g[a] + s + GLB_SIZE[a]) % GLB_SIZE[a] : g[a];
           CHECK(gn[a] == want, "site %d dir %d step %d: neighbour %d has global %d = %d, not %d", ix, mu, s, n, a, gn[a], want);

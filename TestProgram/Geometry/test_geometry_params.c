@@ -104,7 +104,7 @@ START_TEST(test_read_input) {
                                       err, sizeof err);
   ck_assert_msg(in != NULL, "%s", err);
   geometry_params p;
-  ck_assert_int_eq(geometry_read_input_keys(in, &p, err, sizeof err), 0);
+  ck_assert_int_eq(geometry_read_input_keys(&p, in, err, sizeof err), 0);
   const int glb[4] = {8, 4, 6, 2}, pb[4] = {2, 1, 2, 2};
   for (int mu = 0; mu < 4; mu++) {
     ck_assert_int_eq(p.glb[mu], glb[mu]);
@@ -117,7 +117,7 @@ START_TEST(test_read_input) {
 
   in = input_parse_string("geo.in", "GLB_T = 8\nGLB_X = 4\nGLB_Z = 4\n", err, sizeof err);
   ck_assert_ptr_nonnull(in);
-  ck_assert_int_eq(geometry_read_input_keys(in, &p, err, sizeof err), -1);
+  ck_assert_int_eq(geometry_read_input_keys(&p, in, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "GLB_Y") != NULL, "message: %s", err);
   input_free(in);
 }
@@ -128,7 +128,7 @@ START_TEST(test_single_process_sizes) {
   geometry_params p = make(4, 6, 2, 8, 1, 1, 1, 1);
   geometry_init(&p);
   ck_assert_int_eq(VOLUME, 4 * 6 * 2 * 8);
-  ck_assert_int_eq(T * X * Y * Z, VOLUME);
+  ck_assert_int_eq(LOC_T * LOC_X * LOC_Y * LOC_Z, VOLUME);
   ck_assert_int_eq(glattice.local_master_pieces, 2);
   ck_assert_int_eq(glattice.inner_master_pieces, 2);
   ck_assert_int_eq(glattice.nbuffers_gauge, 0);

@@ -88,26 +88,26 @@ static void stored_pairs(void) {
     snprintf(hp, sizeof hp, "%s/%s", dir, pairs[k][0]);
     snprintf(op, sizeof op, "%s/%s", dir, pairs[k][1]);
     if (NG != 3) {
-      CHECK(archive_read_checked(hp, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, a, err, sizeof err) !=
+      CHECK(archive_read_checked(a, hp, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) !=
                     0 &&
                 says(err, "wrong gauge group") && says(err, hp),
             "SU(3) HiRep file in an SU(%d) build: '%s'", NG, err);
-      CHECK(archive_read_checked(op, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, a, err, sizeof err) !=
+      CHECK(archive_read_checked(a, op, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) !=
                     0 &&
                 says(err, "SU(3) fields only"),
             "openQCD file in an SU(%d) build: '%s'", NG, err);
       continue;
     }
     hr_archive_info hi, oi;
-    CHECK(archive_probe(hp, &hi, err, sizeof err) == 0 && hi.format == HR_ARCHIVE_HIREP,
+    CHECK(archive_probe(&hi, hp, err, sizeof err) == 0 && hi.format == HR_ARCHIVE_HIREP,
           "probe %s", hp);
-    CHECK(archive_probe(op, &oi, err, sizeof err) == 0 && oi.format == HR_ARCHIVE_OPENQCD,
+    CHECK(archive_probe(&oi, op, err, sizeof err) == 0 && oi.format == HR_ARCHIVE_OPENQCD,
           "probe %s", op);
     CHECK(hi.plaquette == hirep_header[k] && oi.plaquette == openqcd_header[k],
           "header values %.17g %.17g", hi.plaquette, oi.plaquette);
-    int ra = archive_read_checked(hp, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, a, err, sizeof err);
+    int ra = archive_read_checked(a, hp, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, err, sizeof err);
     CHECK(ra == 0, "%s", err);
-    int rb = archive_read_checked(op, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, b, err, sizeof err);
+    int rb = archive_read_checked(b, op, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, err, sizeof err);
     CHECK(rb == 0, "%s", err);
     CHECK(ot_links_differ(a, b) == 0, "the two files of pair %d give different links", k);
     const double plain = avr_plaquette(a);
@@ -121,7 +121,7 @@ static void stored_pairs(void) {
       CHECK(fabs(openqcd_header[0] / 3.0 - hirep_header[0]) < 1e-12, "the two headers disagree");
     /* the open-b.c. HiRep header read as periodic must be refused: the definitions differ */
     if (k == 1) {
-      CHECK(archive_read_checked(hp, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, a, err,
+      CHECK(archive_read_checked(a, hp, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, err,
                                  sizeof err) != 0 &&
                 says(err, "plaquette mismatch"),
             "open-b.c. file read as periodic: '%s'", err);
@@ -142,10 +142,10 @@ static void stored_pairs(void) {
     for (int k = 0; k < 2; ++k) {
       snprintf(hp, sizeof hp, "%s/%s", dir, pairs[k][0]);
       snprintf(op, sizeof op, "%s/%s", dir, pairs[k][1]);
-      archive_read(hp, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, a);
+      archive_read(a, hp, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO);
       archive_write(fa, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, a);
       archive_write(fb, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, a);
-      archive_read(fb, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, b);
+      archive_read(b, fb, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO);
       archive_write(fc, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, b);
       CHECK(files_differ(fa, fc, 0) == 0, "round trip %d changed the HiRep file", k);
       CHECK(files_differ(fa, hp, 28) == 0, "link bytes of the HiRep file %d differ from stored",
@@ -175,7 +175,7 @@ static void save_load(void) {
   CHECK(archive_write_checked(f, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, u, err, sizeof err) ==
             0,
         "%s", err);
-  CHECK(archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, v, err, sizeof err) ==
+  CHECK(archive_read_checked(v, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, err, sizeof err) ==
             0,
         "%s", err);
   CHECK(ot_links_differ(u, v) == 0, "HiRep save/load changed links");
@@ -185,7 +185,7 @@ static void save_load(void) {
               0,
           "%s", err);
     zero_suNg_field(v);
-    CHECK(archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, v, err, sizeof err) ==
+    CHECK(archive_read_checked(v, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) ==
               0,
           "%s", err);
     CHECK(ot_links_differ(u, v) == 0, "openQCD save/load changed links");
@@ -200,7 +200,7 @@ static void save_load(void) {
     snprintf(f, sizeof f, "io_save_%s.hirep", grid_name);
     /* sums are exact, so even the header plaquette does not depend on the grid */
     CHECK(files_differ(f, ref_file, 0) == 0, "%s differs from %s", f, ref_file);
-    CHECK(archive_read_checked(ref_file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, v, err,
+    CHECK(archive_read_checked(v, ref_file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, err,
                                sizeof err) == 0,
           "%s", err);
     CHECK(ot_links_differ(u, v) == 0, "reference file read on this grid differs");
@@ -232,13 +232,13 @@ static void rejections(void) {
   const long body = 4L * 8 * 4 * 4 * 4 * 2 * NG * NG * 8;
 
   /* wrong lattice size */
-  int r = archive_read_checked(fs, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, u, err, sizeof err);
+  int r = archive_read_checked(u, fs, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, err, sizeof err);
   CHECK(r != 0 && says(err, "wrong lattice size") && says(err, fs) && says(err, "4x4x4x4") &&
             says(err, "8x4x4x4"),
         "'%s'", err);
   /* truncated */
   copy_modified(fbig, bad, 28 + body - 100, -1, 0);
-  r = archive_read_checked(bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, u, err, sizeof err);
+  r = archive_read_checked(u, bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, err, sizeof err);
   CHECK(r != 0 && says(err, "wrong file size") && says(err, bad), "'%s'", err);
   /* wrong N: a header for another N with a body of the matching size */
   if (hr_rank() == 0) {
@@ -254,16 +254,16 @@ static void rejections(void) {
     fclose(f);
   }
   global_barrier();
-  r = archive_read_checked(bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, u, err, sizeof err);
+  r = archive_read_checked(u, bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, err, sizeof err);
   CHECK(r != 0 && says(err, "wrong gauge group") && says(err, bad), "'%s'", err);
   /* flipped byte: the sign / exponent byte of a real part in the middle of the data */
   copy_modified(fbig, bad, -1, 28 + (body / 2 / 16) * 16, 0x40);
-  r = archive_read_checked(bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, u, err, sizeof err);
+  r = archive_read_checked(u, bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_PERIODIC, err, sizeof err);
   CHECK(r != 0 && says(err, "plaquette mismatch") && says(err, bad), "'%s'", err);
   if (NG == 3) {
     archive_write(fbig, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
     copy_modified(fbig, bad, -1, 24 + 8 * 1000 + 7, 0x40); /* little-endian: top byte */
-    r = archive_read_checked(bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err);
+    r = archive_read_checked(u, bad, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
     CHECK(r != 0 && says(err, "plaquette mismatch") && says(err, "openQCD"), "'%s'", err);
   }
   /* unwritable place: error, and no file */

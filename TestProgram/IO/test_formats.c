@@ -184,7 +184,7 @@ static int check_ildg_layout(const char *path, const suNg_field *u, int precisio
     double wrong = 0;
     _MASTER_FOR(&glattice, ix) {
       int g[4];
-      global_coordinates(ix, g);
+      global_coordinates(g, ix);
       const long r = (((long)g[0] * GLB_Z + g[3]) * GLB_Y + g[2]) * GLB_X + g[1];
       const unsigned char *p = f + bin_off + r * sb;
       for (int d = 0; d < 4; ++d) {
@@ -226,19 +226,19 @@ static void ildg_cases(void) {
   CHECK(archive_write_ildg_checked(f, u, 64, lfn, err, sizeof err) == 0, "%s", err);
   CHECK(check_ildg_layout(f, u, 64, lfn) == 0, "layout of the 64-bit ILDG file");
   hr_archive_info info;
-  CHECK(archive_probe(f, &info, err, sizeof err) == 0 && info.format == HR_ARCHIVE_ILDG &&
+  CHECK(archive_probe(&info, f, err, sizeof err) == 0 && info.format == HR_ARCHIVE_ILDG &&
             info.ng == NG && info.size[0] == 8 && info.size[1] == 4 && info.size[2] == 2 &&
             info.size[3] == 6 && info.precision == 64 && !info.has_plaquette &&
             info.file_bytes == info.expected_bytes,
         "probe: %s", err);
-  CHECK(archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, v, err, sizeof err) == 0,
+  CHECK(archive_read_checked(v, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) == 0,
         "%s", err);
   CHECK(ot_links_differ(u, v) == 0, "64-bit ILDG round trip changed links");
   tc_case_end("ILDG 64-bit with lfn: LIME layout, links, checksum (independent reader)");
 
   CHECK(archive_write_ildg_checked(f, u, 32, NULL, err, sizeof err) == 0, "%s", err);
   CHECK(check_ildg_layout(f, u, 32, NULL) == 0, "layout of the 32-bit ILDG file");
-  CHECK(archive_read_checked(f, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO, v, err, sizeof err) == 0,
+  CHECK(archive_read_checked(v, f, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO, err, sizeof err) == 0,
         "%s", err);
   double wrong = 0;
   _MASTER_FOR(&glattice, ix) {
@@ -260,15 +260,15 @@ static void ildg_cases(void) {
   const long bin_data = 144 + (fmt_len + 7) / 8 * 8 + 144;
   free(b);
   copy_modified(f, g, -1, bin_data + 1000, 0x01);
-  int r = archive_read_checked(g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, v, err, sizeof err);
+  int r = archive_read_checked(v, g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "checksum mismatch") && says(err, g), "flipped data byte: '%s'", err);
   copy_modified(f, g, -1, bin_data - 144 + 1, 0x20); /* magic of the binary-data header */
-  r = archive_read_checked(g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, v, err, sizeof err);
+  r = archive_read_checked(v, g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "damaged LIME file"), "damaged record header: '%s'", err);
   copy_modified(f, g, len - 500, -1, 0);
-  r = archive_read_checked(g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, v, err, sizeof err);
+  r = archive_read_checked(v, g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "truncated"), "truncated: '%s'", err);
-  r = archive_read_checked(f, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, v, err, sizeof err);
+  r = archive_read_checked(v, f, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "not in the HiRep format"), "ILDG read as HiRep: '%s'", err);
   tc_case_end("ILDG: flipped byte, damaged header, truncation refused");
   if (hr_rank() == 0) {
@@ -294,9 +294,9 @@ static void stored_round_trips(void) {
     snprintf(in, sizeof in, "%s/%s", dir, files[k]);
     snprintf(il, sizeof il, "fmt_rt_%s.ildg", grid_name);
     snprintf(out, sizeof out, "fmt_rt_%s.back", grid_name);
-    archive_read(in, formats[k], HR_ARCHIVE_BC_AUTO, u);
+    archive_read(u, in, formats[k], HR_ARCHIVE_BC_AUTO);
     archive_write(il, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO, u);
-    archive_read(il, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO, v);
+    archive_read(v, il, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO);
     CHECK(ot_links_differ(u, v) == 0, "%s: links changed through ILDG", files[k]);
     archive_write(out, formats[k], HR_ARCHIVE_BC_AUTO, v);
     /* HiRep: LibHR recomputes the header plaquette (last digits differ from the stored
@@ -464,7 +464,7 @@ static double nersc_wrong_links(const suNg_field *u, int single, double tol) {
   double wrong = 0;
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     for (int mu = 0; mu < 4; ++mu) {
       hr_complex m[3][3];
       test_su3(link_no(g, mu), single, m);
@@ -485,26 +485,26 @@ static void nersc_cases(void) {
   snprintf(f, sizeof f, "fmt_%s.nersc", grid_name);
   write_nersc(f, 3, 0, 0, 0, 0.0);
   hr_archive_info info;
-  CHECK(archive_probe(f, &info, err, sizeof err) == 0 && info.format == HR_ARCHIVE_NERSC &&
+  CHECK(archive_probe(&info, f, err, sizeof err) == 0 && info.format == HR_ARCHIVE_NERSC &&
             info.size[0] == 8 && info.size[1] == 4 && info.size[3] == 6 && info.precision == 64,
         "probe NERSC: %s", err);
-  CHECK(archive_read_checked(f, HR_ARCHIVE_NERSC, HR_ARCHIVE_BC_AUTO, u, err, sizeof err) == 0,
+  CHECK(archive_read_checked(u, f, HR_ARCHIVE_NERSC, HR_ARCHIVE_BC_AUTO, err, sizeof err) == 0,
         "%s", err);
   CHECK(nersc_wrong_links(u, 0, 0.0) == 0, "NERSC 3x3 double: links differ");
   write_nersc(f, 2, 1, 1, 0, 0.0);
-  CHECK(archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err) == 0,
+  CHECK(archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) == 0,
         "%s", err);
   CHECK(nersc_wrong_links(u, 1, 1e-6) == 0, "NERSC 2-row single: links differ");
   write_nersc(f, 2, 0, 0, 0, 0.0);
-  CHECK(archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err) == 0,
+  CHECK(archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) == 0,
         "%s", err);
   CHECK(nersc_wrong_links(u, 0, 1e-14) == 0, "NERSC 2-row double: links differ");
   tc_case_end("NERSC: 3x3 double big-endian, 2-row single little-endian, 2-row double");
   write_nersc(f, 3, 0, 0, 1, 0.0);
-  int r = archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err);
+  int r = archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "checksum mismatch") && says(err, f), "wrong checksum: '%s'", err);
   write_nersc(f, 3, 0, 0, 0, 1e-4);
-  r = archive_read_checked(f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err);
+  r = archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "plaquette mismatch"), "wrong plaquette: '%s'", err);
   tc_case_end("NERSC: wrong checksum and wrong plaquette refused");
   if (hr_rank() == 0) remove(f);

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
     input_fail(in, NULL, "meas every", "%d does not divide nsteps = %d; choose a divisor of "
                "nsteps", meas_every, nsteps);
   geometry_params gp;
-  geometry_read_input(in, &gp);
+  geometry_read_input(&gp, in);
   input_finish(in);
   lprintf("DEMO", 0, "beta=%g precision=%g maxiter=%d nsteps=%d glb=%dx%dx%dx%d np=%dx%dx%dx%d\n",
           beta, precision, maxiter, nsteps, gp.glb[0], gp.glb[1], gp.glb[2], gp.glb[3],

@@ -145,7 +145,7 @@ static void free_smeared_case(double m0, const dirac_bc *bc, const suNg_field *u
   analytic_pion(m0, bc, NULL, 0, cloc);
   for (int ends = 1; ends <= 2; ends++) {
     if (ends == 2) propagator_smear_sink(prop, &qs);
-    meson_correlators(prop, 0, nch, ch, corr);
+    meson_correlators(corr, prop, 0, nch, ch);
     analytic_pion(m0, bc, &q, ends, cpi);
     for (int t = 0; t < T_; t++) {
       const double d = fabs(corr[t] - cpi[t]) / fabs(cpi[t]);
@@ -243,7 +243,7 @@ static void free_case(double m0, const dirac_bc *bc, double tol) {
   hr_solver_status s = propagator_point(prop, &D, origin, 1, &p, NULL);
   CHECK(s == HR_SOLVER_CONVERGED, "propagator status %d", s);
   double *corr = calloc((size_t)nch * T_, sizeof(double));
-  meson_correlators(prop, 0, nch, ch, corr);
+  meson_correlators(corr, prop, 0, nch, ch);
   double cmax = 0;
   for (int t = 0; t < T_; t++) cmax = fmax(cmax, fabs(cpi[t]));
   for (int t = 0; t < T_; t++) {

@@ -40,10 +40,10 @@ static double max_diff(const spinor_field *a, const spinor_field *b, double *ama
 /* Haar-random gauge transformation g (site streams: the same on every process grid). */
 static void random_gauge(suNg *g, int ix) {
   int c[4];
-  global_coordinates(ix, c);
+  global_coordinates(c, ix);
   hr_rng_stream st;
   rng_stream_init(&st, 4242, 3, (uint64_t)(((c[0] * GLB_X + c[1]) * GLB_Y + c[2]) * GLB_Z + c[3]));
-  suNg_random(&st, g);
+  suNg_random(g, &st);
 }
 
 /* ug = g u g^+ (links), psig = R(g) psi, for the random g of random_gauge. */
@@ -62,12 +62,12 @@ static void gauge_transform(suNg_field *ug, const suNg_field *u, spinor_field *p
     const suNg *gx = _4FIELD_AT(g, ix, 0);
     for (int mu = 0; mu < 4; mu++) {
       suNg t;
-      suNg_mul(gx, _4FIELD_AT(u, ix, mu), &t);
-      suNg_mul_dag(&t, _4FIELD_AT(g, iup(ix, mu), 0), _4FIELD_AT(ug, ix, mu));
+      suNg_mul(&t, gx, _4FIELD_AT(u, ix, mu));
+      suNg_mul_dag(_4FIELD_AT(ug, ix, mu), &t, _4FIELD_AT(g, iup(ix, mu), 0));
     }
     suNf r;
-    suNg_to_suNf(gx, &r);
-    suNf_spinor_mul_colour(&r, _FIELD_AT(psi, ix), _FIELD_AT(psig, ix));
+    suNg_to_suNf(&r, gx);
+    suNf_spinor_mul_colour(_FIELD_AT(psig, ix), &r, _FIELD_AT(psi, ix));
   }
   sendrecv_suNg_field(ug);
   free_gfield(g);
@@ -209,7 +209,7 @@ static void unit_link_stencil(const dirac_bc *bc) {
     double d = 0, m = 0;
     _MASTER_FOR(&glattice, ix) {
       int g[4];
-      global_coordinates(ix, g);
+      global_coordinates(g, ix);
       const cplx ref = g[0] == 0 ? stencil_closed_form(bc, p.kappa, p.steps, g) : 0;
       m = fmax(m, cabs(ref));
       for (int a = 0; a < 4; a++)

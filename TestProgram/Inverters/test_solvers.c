@@ -75,11 +75,11 @@ static void solvers_case(const char *label, double m0, double tol) {
   double res;
 
   /* CG and mixed CG on Q^2 (full lattice) */
-  hr_solver_status s = cg_solve(&Q2, b, x, &p, &r);
+  hr_solver_status s = cg_solve(x, &Q2, b, &p, &r);
   res = direct_residual(DIRAC_FORM_Q2, m0, 0, b, x, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol && fabs(res - r.residual) <= 1e-3 * tol,
         "CG Q^2: status %d residual %.3e (reported %.3e)", s, res, r.residual);
-  s = cg_mixed_solve(&Q2, b, x + 1, &p, &r2);
+  s = cg_mixed_solve(x + 1, &Q2, b, &p, &r2);
   res = direct_residual(DIRAC_FORM_Q2, m0, 0, b, x + 1, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "mixed CG Q^2: status %d residual %.3e", s, res);
   CHECK(r2.reliable_updates > 0 && r2.applies_flt > r2.applies,
@@ -94,7 +94,7 @@ static void solvers_case(const char *label, double m0, double tol) {
   /* CGNE / CGNR on D, double and mixed */
   for (int mode = 0; mode < 4; mode++) {
     const int ne = mode < 2, mixed = mode & 1;
-    s = ne ? cgne_solve(&D, b, x, mixed, &p, &r) : cgnr_solve(&D, b, x, mixed, &p, &r);
+    s = ne ? cgne_solve(x, &D, b, mixed, &p, &r) : cgnr_solve(x, &D, b, mixed, &p, &r);
     res = direct_residual(DIRAC_FORM_D, m0, 0, b, x, t);
     CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "%s%s on D: status %d residual %.3e",
           ne ? "CGNE" : "CGNR", mixed ? "-mixed" : "", s, res);
@@ -102,16 +102,16 @@ static void solvers_case(const char *label, double m0, double tol) {
   copy_spinor_field(x + 1, x); /* CGNR-mixed solution of D x = b */
 
   /* BiCGstab on D and on Dphi_eopre; MINRES on Q */
-  s = bicgstab_solve(&D, b, x, &p, &r);
+  s = bicgstab_solve(x, &D, b, &p, &r);
   res = direct_residual(DIRAC_FORM_D, m0, 0, b, x, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "BiCGstab on D: status %d residual %.3e", s, res);
   CHECK(rel_diff(x, x + 1, t) < 1e4 * tol, "BiCGstab and CGNR solutions differ by %.3e",
         rel_diff(x, x + 1, t));
-  s = bicgstab_solve(&EO, be, xe, &p, &r);
+  s = bicgstab_solve(xe, &EO, be, &p, &r);
   res = direct_residual(DIRAC_FORM_EO, m0, 0, be, xe, te);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "BiCGstab on Dphi_eopre: status %d residual %.3e",
         s, res);
-  s = minres_solve(&Q, b, x, &p, &r);
+  s = minres_solve(x, &Q, b, &p, &r);
   res = direct_residual(DIRAC_FORM_Q, m0, 0, b, x, t);
   CHECK(s == HR_SOLVER_CONVERGED && res <= tol, "MINRES on Q: status %d residual %.3e", s, res);
   if (hr_rank() == 0) printf("  %s m0=%g: MINRES %d it\n", label, m0, r.iterations);
@@ -133,8 +133,8 @@ static void solvers_case(const char *label, double m0, double tol) {
   spinor_field *xs = alloc_spinor_field_f(NS, ge);
   hr_solver_result rs[NS];
   for (int mixed = 0; mixed < 2; mixed++) {
-    s = mixed ? cg_mshift_mixed_solve(&QEO2, NS, shifts, be, xs, &p, rs)
-              : cg_mshift_solve(&QEO2, NS, shifts, be, xs, &p, rs);
+    s = mixed ? cg_mshift_mixed_solve(xs, &QEO2, NS, shifts, be, &p, rs)
+              : cg_mshift_solve(xs, &QEO2, NS, shifts, be, &p, rs);
     CHECK(s == HR_SOLVER_CONVERGED, "multi-shift (mixed %d) status %d", mixed, s);
     for (int i = 0; i < NS; i++) {
       res = direct_residual(DIRAC_FORM_QEO2, m0, shifts[i], be, xs + i, te);
@@ -144,7 +144,7 @@ static void solvers_case(const char *label, double m0, double tol) {
       /* separate CG solve of (Q_eo^2 + s) y = b */
       shifted_op sh = {m0, shifts[i]};
       hr_linear_operator S = {shifted_apply, NULL, NULL, NULL, &sh, 0};
-      s = cg_solve(&S, be, xe, &p, &r);
+      s = cg_solve(xe, &S, be, &p, &r);
       CHECK(s == HR_SOLVER_CONVERGED, "separate CG for shift %g: status %d", shifts[i], s);
       CHECK(rel_diff(xs + i, xe, te) < 1e3 * tol, "multi-shift (mixed %d) shift %g differs from "
             "the separate solve by %.3e", mixed, shifts[i], rel_diff(xs + i, xe, te));
@@ -183,14 +183,14 @@ static void failure_case(double m0) {
   const double shifts[2] = {0, 0.1};
   hr_solver_status st[9];
   double resid[9];
-  st[0] = cg_solve(&Q2, b, x, &p, &r), resid[0] = r.residual;
-  st[1] = cg_mixed_solve(&Q2, b, x, &p, &r), resid[1] = r.residual;
-  st[2] = cgne_solve(&D, b, x, 0, &p, &r), resid[2] = r.residual;
-  st[3] = cgnr_solve(&D, b, x, 1, &p, &r), resid[3] = r.residual;
-  st[4] = bicgstab_solve(&D, b, x, &p, &r), resid[4] = r.residual;
-  st[5] = minres_solve(&Q, b, x, &p, &r), resid[5] = r.residual;
-  st[6] = cg_mshift_solve(&Q2, 2, shifts, b, x, &p, rs), resid[6] = rs[0].residual;
-  st[7] = cg_mshift_mixed_solve(&Q2, 2, shifts, b, x, &p, rs), resid[7] = rs[0].residual;
+  st[0] = cg_solve(x, &Q2, b, &p, &r), resid[0] = r.residual;
+  st[1] = cg_mixed_solve(x, &Q2, b, &p, &r), resid[1] = r.residual;
+  st[2] = cgne_solve(x, &D, b, 0, &p, &r), resid[2] = r.residual;
+  st[3] = cgnr_solve(x, &D, b, 1, &p, &r), resid[3] = r.residual;
+  st[4] = bicgstab_solve(x, &D, b, &p, &r), resid[4] = r.residual;
+  st[5] = minres_solve(x, &Q, b, &p, &r), resid[5] = r.residual;
+  st[6] = cg_mshift_solve(x, &Q2, 2, shifts, b, &p, rs), resid[6] = rs[0].residual;
+  st[7] = cg_mshift_mixed_solve(x, &Q2, 2, shifts, b, &p, rs), resid[7] = rs[0].residual;
   st[8] = dirac_solve_eo(x, &Dm, b, 1, &p, &r), resid[8] = r.residual;
   for (int i = 0; i < 9; i++) {
     CHECK(st[i] == HR_SOLVER_MAX_ITER && resid[i] > p.tol && isfinite(resid[i]),
@@ -200,15 +200,15 @@ static void failure_case(double m0) {
   host_write_spinor_field(b);
   if (hr_rank() == 0) _FIELD_AT(b, glattice.master_start[0])->c[0].c[0] = hr_cmplx(NAN, 0);
   p.max_iter = 100;
-  st[0] = cg_solve(&Q2, b, x, &p, &r);
-  st[1] = bicgstab_solve(&D, b, x, &p, &r);
-  st[2] = minres_solve(&Q, b, x, &p, &r);
-  st[3] = cg_mixed_solve(&Q2, b, x, &p, &r);
+  st[0] = cg_solve(x, &Q2, b, &p, &r);
+  st[1] = bicgstab_solve(x, &D, b, &p, &r);
+  st[2] = minres_solve(x, &Q, b, &p, &r);
+  st[3] = cg_mixed_solve(x, &Q2, b, &p, &r);
   for (int i = 0; i < 4; i++)
     CHECK(st[i] == HR_SOLVER_BREAKDOWN, "solver %d with NaN in b: status %d", i, st[i]);
   /* invalid tolerance */
   p.tol = 0;
-  CHECK(cg_solve(&Q2, b, x, &p, &r) == HR_SOLVER_BAD_INPUT, "tol = 0 must be rejected");
+  CHECK(cg_solve(x, &Q2, b, &p, &r) == HR_SOLVER_BAD_INPUT, "tol = 0 must be rejected");
   free_spinor_field_f(b);
   free_spinor_field_f(x);
   tc_case_end("non-convergence and breakdown are reported");
@@ -230,7 +230,7 @@ static void stored_case(const int np[4]) {
   it_geometry(glb, np);
   suNg_field *u = alloc_gfield(&glattice);
   char err[512];
-  if (archive_read_checked(path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, u, err, sizeof err) != 0) {
+  if (archive_read_checked(u, path, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err) != 0) {
     if (hr_rank() == 0) printf("SKIP: stored configuration not readable: %s\n", err);
     free_gfield(u);
     return;
@@ -265,7 +265,7 @@ static void stored_case(const int np[4]) {
     gaussian_spinor_field(be);
     hr_linear_operator EO = dirac_linear_operator(&Dm, DIRAC_FORM_EO);
     hr_solver_result rb;
-    hr_solver_status s = bicgstab_solve(&EO, be, be + 1, &p, &rb);
+    hr_solver_status s = bicgstab_solve(be + 1, &EO, be, &p, &rb);
     const double res = direct_residual(DIRAC_FORM_EO, m0, 0, be, be + 1, be + 2);
     CHECK(s == HR_SOLVER_CONVERGED && res <= p.tol, "stored conf m0=%g BiCGstab: status %d "
           "residual %.3e", m0, s, res);

@@ -9,6 +9,23 @@
  * inputs; both are compared with a long-double reference computed here from the inputs, and
  * with each other. No include guard. */
 
+/* The parameters must be defined by the includer. */
+#ifndef LT_FIELD
+#error "la_test_template.h: define LT_FIELD (the field type, e.g. spinor_field or spinor_field_flt) before including"
+#endif
+#ifndef LT_REAL
+#error "la_test_template.h: define LT_REAL (the real type) before including"
+#endif
+#ifndef LT_TAG
+#error "la_test_template.h: define LT_TAG (the function suffix, _f or _f_flt) before including"
+#endif
+#ifndef LT_EPS
+#error "la_test_template.h: define LT_EPS (the unit roundoff of LT_REAL) before including"
+#endif
+#ifndef LT_GPU_TOL
+#error "la_test_template.h: define LT_GPU_TOL (the allowed relative GPU/CPU difference) before including"
+#endif
+
 #define LT_F_(op) HR_CAT(op##_, LT_FIELD)
 #define LT_(name) HR_CAT(name, LT_TAG)
 #define LT_NR_ (8 * NF)

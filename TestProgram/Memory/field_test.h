@@ -67,7 +67,7 @@ static const char *const ft_geometry_names[3] = {"glattice", "glat_even", "glat_
 /* Number of the global site of index ix (grid independent). */
 static inline long long ft_global_code(int ix) {
   int g[4];
-  global_coordinates(ix, g);
+  global_coordinates(g, ix);
   return ((long long)(g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3];
 }
 

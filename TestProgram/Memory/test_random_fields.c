@@ -130,11 +130,11 @@ static void test_gauge(const char *name) {
       hr_rng_stream r;
       rng_stream_init(&r, st.seed, st.draw, 4 * global_site_index(ix) + (uint64_t)mu);
       suNg want;
-      suNg_random(&r, &want);
+      suNg_random(&want, &r);
       const suNg *U = _4FIELD_AT(u, ix, mu);
       ok &= memcmp(U, &want, sizeof want) == 0;
       suNg uu;
-      suNg_mul_dag(U, U, &uu);
+      suNg_mul_dag(&uu, U, U);
       double dev = 0;
       for (int i = 0; i < NG; i++)
         for (int j = 0; j < NG; j++) dev += hr_cabs(uu.c[i * NG + j] - (i == j ? 1.0 : 0.0));

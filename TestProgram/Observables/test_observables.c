@@ -27,7 +27,7 @@ static void gauge_transformation_at(const int g[4], suNg *out) {
   hr_rng_stream s;
   const uint64_t site = (((uint64_t)g[0] * GLB_X + g[1]) * GLB_Y + g[2]) * GLB_Z + g[3];
   rng_stream_init(&s, 777, 3, site);
-  suNg_random(&s, out);
+  suNg_random(out, &s);
 }
 
 /* u -> g(x) U_mu(x) g(x+mu)^+ on master sites, then the halo. */
@@ -35,15 +35,15 @@ static void gauge_transform(suNg_field *u) {
   host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int gx[4];
-    global_coordinates(ix, gx);
+    global_coordinates(gx, ix);
     suNg gl, gr, t;
     gauge_transformation_at(gx, &gl);
     for (int mu = 0; mu < 4; ++mu) {
       int gy[4] = {gx[0], gx[1], gx[2], gx[3]};
       gy[mu] = (gy[mu] + 1) % GLB_SIZE[mu];
       gauge_transformation_at(gy, &gr);
-      suNg_mul(&gl, _4FIELD_AT(u, ix, mu), &t);
-      suNg_mul_dag(&t, &gr, _4FIELD_AT(u, ix, mu));
+      suNg_mul(&t, &gl, _4FIELD_AT(u, ix, mu));
+      suNg_mul_dag(_4FIELD_AT(u, ix, mu), &t, &gr);
     }
   }
   sendrecv_field(&glattice, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
@@ -65,7 +65,7 @@ static void stored_configurations(const int np[4]) {
   }
   /* periodic: ms3 log at t = 0 (7 and 3 significant digits) */
   snprintf(path, sizeof path, "%s/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", dir);
-  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO);
   gauge_action_observables o = gauge_action_observables_compute(u, 0);
   CHECK(fabs(o.wact - 1.472098e+05) <= 0.5e-1, "Wact %.10e vs log 1.472098e+05", o.wact);
   CHECK(fabs(o.yact - 8.273978e+03) <= 0.5e-3, "Yact %.10e vs log 8.273978e+03", o.yact);
@@ -74,14 +74,14 @@ static void stored_configurations(const int np[4]) {
   CHECK(fabs(3.0 - o.wact / (12.0 * 4096) - 0.005009043432310447) < 1e-13,
         "Wact %.16g inconsistent with the openQCD header", o.wact);
   double pt, ps;
-  avr_plaquette_parts(u, &pt, &ps);
+  avr_plaquette_parts(&pt, &ps, u);
   CHECK(close_rel(0.5 * (pt + ps), avr_plaquette(u), 1e-14), "(temporal %.16g + spatial %.16g)/2",
         pt, ps);
   tc_case_end("periodic configuration: Wact, Yact, Q against the ms3 log at t = 0");
 
   /* open boundaries: ms3 log at t = 0 in full precision */
   snprintf(path, sizeof path, "%s/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1", dir);
-  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO);
   o = gauge_action_observables_compute(u, 1);
   CHECK(close_rel(o.wact, 2.2362137484535451e+04, 1e-12), "Wact %.17e vs log 2.2362137484535451e+04",
         o.wact);
@@ -109,12 +109,12 @@ static void gauge_invariance(const int np[4]) {
   heatbath_sweep(u, 2.0); /* a field with structure */
   const double p0 = avr_plaquette(u);
   double pt0, ps0;
-  avr_plaquette_parts(u, &pt0, &ps0);
+  avr_plaquette_parts(&pt0, &ps0, u);
   const gauge_action_observables o0 = gauge_action_observables_compute(u, 0);
   const hr_complex l0 = polyakov_loop(u);
   gauge_transform(u);
   double pt1, ps1;
-  avr_plaquette_parts(u, &pt1, &ps1);
+  avr_plaquette_parts(&pt1, &ps1, u);
   const gauge_action_observables o1 = gauge_action_observables_compute(u, 0);
   const hr_complex l1 = polyakov_loop(u);
   CHECK(fabs(avr_plaquette(u) - p0) < 1e-13, "plaquette %.16g -> %.16g", p0, avr_plaquette(u));
@@ -142,7 +142,7 @@ static void polyakov_known(const int np[4]) {
   host_write_suNg_field(u);
   _MASTER_FOR(&glattice, ix) {
     int g[4];
-    global_coordinates(ix, g);
+    global_coordinates(g, ix);
     suNg *l = _4FIELD_AT(u, ix, 0);
     const double a = time_angle(g);
     l->c[0] = hr_cexpi(a);
@@ -181,7 +181,7 @@ typedef struct {
 static all_obs observe(const suNg_field *u) {
   all_obs o;
   o.plaq = avr_plaquette(u);
-  avr_plaquette_parts(u, &o.pt, &o.ps);
+  avr_plaquette_parts(&o.pt, &o.ps, u);
   o.plaq_obc = avr_plaquette_open_bc(u);
   o.retr = plaquette_retr_sum(u);
   o.poly = polyakov_loop(u);
@@ -246,10 +246,10 @@ static void paths_on_stored_configurations(const int np[4]) {
   const char *dir = ot_stored_dir();
   suNg_field *u = ot_gauge_new();
   snprintf(path, sizeof path, "%s/openQCD_qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1", dir);
-  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO);
   compare_paths(u, "periodic configuration");
   snprintf(path, sizeof path, "%s/openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1", dir);
-  archive_read(path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO, u);
+  archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_AUTO);
   compare_paths(u, "open-b.c. configuration");
   ot_gauge_free(u);
   tc_case_end("GPU path equals CPU path on the stored configurations");

@@ -64,7 +64,7 @@ static void documented_counter(uint64_t draw, uint64_t site, uint32_t block, uin
 START_TEST(test_published_vectors) {
   for (size_t i = 0; i < sizeof kat_vectors / sizeof kat_vectors[0]; ++i) {
     uint32_t out[4];
-    rng_philox4x32_10(kat_vectors[i].ctr, kat_vectors[i].key, out);
+    rng_philox4x32_10(out, kat_vectors[i].ctr, kat_vectors[i].key);
     for (int j = 0; j < 4; ++j)
       ck_assert_msg(out[j] == kat_vectors[i].out[j], "vector %zu word %d: %08x != %08x", i, j,
                     out[j], kat_vectors[i].out[j]);
@@ -84,7 +84,7 @@ START_TEST(test_against_random123) {
     if (i % 4 == 2) key.v[i % 2] = 0;
     const philox4x32_ctr_t expect = philox4x32_R(10, ctr, key);
     uint32_t out[4];
-    rng_philox4x32_10(ctr.v, key.v, out);
+    rng_philox4x32_10(out, ctr.v, key.v);
     for (int j = 0; j < 4; ++j) mismatches += (out[j] != expect.v[j]);
   }
   ck_assert_int_eq(mismatches, 0);
@@ -124,7 +124,7 @@ START_TEST(test_stream_words_follow_packing) {
       const philox4x32_ctr_t r = philox4x32_R(10, c, k);
       for (int j = 0; j < 4; ++j) out[j] = r.v[j];
 #else
-      rng_philox4x32_10(ctr, key, out);
+      rng_philox4x32_10(out, ctr, key);
 #endif
       for (int j = 0; j < 4; ++j) mismatches += (rng_u32(&s) != out[j]);
     }

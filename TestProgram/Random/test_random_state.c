@@ -43,15 +43,15 @@ START_TEST(test_text_form) {
   ck_assert_str_eq(line, "libhr-rng seed=18446744073709551615 draw=281474976710656\n");
   rewind(f);
   hr_rng_state back = {0, 0};
-  ck_assert_int_eq(rng_read_state(f, &back), 0);
+  ck_assert_int_eq(rng_read_state(&back, f), 0);
   ck_assert_uint_eq(back.seed, st.seed);
   ck_assert_uint_eq(back.draw, st.draw);
   fclose(f);
   /* Without the final newline and with a CR LF ending. */
-  ck_assert_int_eq(rng_parse_state("libhr-rng seed=0 draw=7", &back), 0);
+  ck_assert_int_eq(rng_parse_state(&back, "libhr-rng seed=0 draw=7"), 0);
   ck_assert_uint_eq(back.seed, 0);
   ck_assert_uint_eq(back.draw, 7);
-  ck_assert_int_eq(rng_parse_state("libhr-rng seed=3 draw=0\r\n", &back), 0);
+  ck_assert_int_eq(rng_parse_state(&back, "libhr-rng seed=3 draw=0\r\n"), 0);
   ck_assert_uint_eq(back.seed, 3);
   ck_assert_uint_eq(back.draw, 0);
 }
@@ -90,7 +90,7 @@ START_TEST(test_save_restore_continue) {
   continue_run(second, 2);
   rewind(f);
   hr_rng_state st;
-  ck_assert_int_eq(rng_read_state(f, &st), 0);
+  ck_assert_int_eq(rng_read_state(&st, f), 0);
   fclose(f);
   rng_set_state(st);
   continue_run(second, NDRAWS);
@@ -141,17 +141,17 @@ START_TEST(test_malformed_rejected) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
     hr_rng_state st = {11, 22};
     FILE *f = file_with(bad[i]);
-    ck_assert_msg(rng_read_state(f, &st) == -1, "accepted malformed line %zu: \"%s\"", i,
+    ck_assert_msg(rng_read_state(&st, f) == -1, "accepted malformed line %zu: \"%s\"", i,
                   bad[i]);
     fclose(f);
     ck_assert_uint_eq(st.seed, 11); /* unchanged on failure */
     ck_assert_uint_eq(st.draw, 22);
-    ck_assert_msg(rng_parse_state(bad[i], &st) == -1, "parsed malformed line %zu", i);
+    ck_assert_msg(rng_parse_state(&st, bad[i]) == -1, "parsed malformed line %zu", i);
     ck_assert_uint_eq(st.seed, 11);
   }
   /* rng_parse_state takes one line only. */
   hr_rng_state two = {11, 22};
-  ck_assert_int_eq(rng_parse_state("libhr-rng seed=1 draw=2\nlibhr-rng seed=3 draw=4\n", &two),
+  ck_assert_int_eq(rng_parse_state(&two, "libhr-rng seed=1 draw=2\nlibhr-rng seed=3 draw=4\n"),
                    -1);
   /* A line longer than any state line. */
   char long_line[300];
@@ -160,11 +160,11 @@ START_TEST(test_malformed_rejected) {
   long_line[sizeof long_line - 1] = '\0';
   hr_rng_state st = {11, 22};
   FILE *f = file_with(long_line);
-  ck_assert_int_eq(rng_read_state(f, &st), -1);
+  ck_assert_int_eq(rng_read_state(&st, f), -1);
   fclose(f);
   /* The good line is accepted (the rejections above are not trivially true). */
   f = file_with("libhr-rng seed=1 draw=2\n");
-  ck_assert_int_eq(rng_read_state(f, &st), 0);
+  ck_assert_int_eq(rng_read_state(&st, f), 0);
   ck_assert_uint_eq(st.seed, 1);
   ck_assert_uint_eq(st.draw, 2);
   fclose(f);

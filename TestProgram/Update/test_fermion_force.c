@@ -164,7 +164,7 @@ static double independent_action(const fermion_monomial *m, const suNg_field *u)
   sp.tol = 1e-14;
   sp.max_iter = 100000;
   hr_solver_result res;
-  cg_solve(&A, psi, &w[0], &sp, &res);
+  cg_solve(&w[0], &A, psi, &sp, &res);
   double s = prod_re_spinor_field(psi, &w[0]);
   if (p->csw != 0) {
     s -= 2 * clover_logdet(&D1, HR_PARITY_ODD);
@@ -334,7 +334,7 @@ static void force_pieces(hr_backend b, double csw, const suNg_field *u, const sp
   fermion_force_add_logdet(f, &D1, -2, HR_PARITY_ODD);
   fermion_force_add_eo(f, &D2, 1.5, &sp[2], &sp[1]);
   fermion_force_add_logdet(f, &D2, 2, HR_PARITY_ODD);
-  fermion_force_apply(f, &D1, p, 0.7);
+  fermion_force_apply(p, f, &D1, 0.7);
   fermion_force_acc_free(f);
   hr_backend_set(old);
 }

@@ -52,8 +52,8 @@ static void links_exp_update(suNg_field *u, const suNg_av_field *X, double t) {
       suNg e, r;
       for (int a = 0; a < NG * NG - 1; ++a)
         v.c[a] = t * x[4 * (ix - sh) + mu].c[a];
-      suNg_exp(&v, &e);
-      suNg_mul(&e, &l[4 * (ix - sh) + mu], &r);
+      suNg_exp(&e, &v);
+      suNg_mul(&r, &e, &l[4 * (ix - sh) + mu]);
       l[4 * (ix - sh) + mu] = r;
     }
   }
@@ -164,7 +164,7 @@ static void constant_flux(void) {
   const int sh = glattice.master_shift;
   _MASTER_FOR(&glattice, ix) {
     int x[4];
-    global_coordinates(ix, x);
+    global_coordinates(x, ix);
     for (int mu = 0; mu < 4; ++mu) {
       suNg *U = &l[4 * (ix - sh) + mu];
       suNg_unit(U);
@@ -212,13 +212,13 @@ static void gauge_transform(suNg_field *u, uint64_t seed) {
     hr_rng_stream s;
     suNg g, gn, t;
     rng_stream_init(&s, seed, 0, global_site_index(ix));
-    suNg_random(&s, &g);
+    suNg_random(&g, &s);
     for (int mu = 0; mu < 4; ++mu) {
       rng_stream_init(&s, seed, 0, global_site_index(iup(ix, mu)));
-      suNg_random(&s, &gn);
+      suNg_random(&gn, &s);
       suNg *U = &l[4 * (ix - sh) + mu];
-      suNg_mul(&g, U, &t);
-      suNg_mul_dag(&t, &gn, U);
+      suNg_mul(&t, &g, U);
+      suNg_mul_dag(U, &t, &gn);
     }
   }
   sendrecv_suNg_field(u);

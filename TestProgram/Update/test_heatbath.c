@@ -211,7 +211,7 @@ static void reference_run(const char *mode, const char *file) {
   if (strcmp(mode, "--write") == 0) {
     archive_write(file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, u);
   } else {
-    archive_read(file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, v);
+    archive_read(v, file, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC);
     const double n = ot_links_differ(u, v);
     CHECK(n == 0, "%g sites differ from the one-process run", n);
     tc_case_end("same seed, same field on this process grid as on one process");

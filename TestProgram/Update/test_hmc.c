@@ -74,7 +74,7 @@ static void check_reversibility(suNg_field *u) {
       hmc_params h;
       make_hmc(&h, (hmc_integrator_type)t, 2, 4, 1.0, fermion);
       double du, dp, dh;
-      hmc_reversibility(&h, u, &du, &dp, &dh);
+      hmc_reversibility(&du, &dp, &dh, &h, u);
       CHECK(du < 1e-10 && dp < 1e-10 && fabs(dh) < 1e-9,
             "%s%s: forward and back: max|dU| = %.3e, max|dP| = %.3e, dH sum = %.3e",
             hmc_integrator_name((hmc_integrator_type)t), fermion ? " + fermions" : "", du, dp, dh);
@@ -95,7 +95,7 @@ static double integration_dh(const hmc_params *h, const suNg_field *u, hr_rng_st
   rng_set_state(st);
   gaussian_momenta(p);
   const double H0 = hmc_hamiltonian(h, w, p);
-  hmc_integrate(h, w, p, h->tlen);
+  hmc_integrate(w, p, h, h->tlen);
   const double dh = hmc_hamiltonian(h, w, p) - H0;
   free_suNg_av_field(p);
   free_suNg_field(w);
@@ -151,7 +151,7 @@ static void check_exactness(suNg_field *u) {
   int acc = 0;
   for (int k = 0; k < NTHERM + NMEAS; k++) {
     hmc_result r;
-    hmc_trajectory(&h, u, &r);
+    hmc_trajectory(u, &h, &r);
     if (k >= NTHERM) {
       plaq_hmc[k - NTHERM] = avr_plaquette(u);
       e[k - NTHERM] = exp(-r.dH);
@@ -189,7 +189,7 @@ static void print_trajectories(suNg_field *u) {
   make_hmc(&h, HMC_OMF2, 2, 3, 0.5, 1);
   for (int k = 0; k < 3; k++) {
     hmc_result r;
-    hmc_trajectory(&h, u, &r);
+    hmc_trajectory(u, &h, &r);
     const double plaq = avr_plaquette(u); /* collective: every process */
     if (hr_rank() == 0)
       printf("traj %d accepted %d dH %a plaquette %a\n", k + 1, r.accepted, r.dH, plaq);
