@@ -95,6 +95,10 @@ void input_value_error(const input_file *in, const char *block, const char *key,
  * work starts. */
 _Noreturn void input_fail(const input_file *in, const char *block, const char *key,
                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* input_fail for a key of the index-th block `block` (0-based), e.g. the second monomial. */
+_Noreturn void input_fail_block(const input_file *in, const char *block, int index,
+                                const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Name of the file the input came from. */
 const char *input_filename(const input_file *in);

@@ -99,10 +99,11 @@ void hmc_read_input(input_file *in, hmc_params *h) {
         INPUT_KEYS_END};
     read_block(in, "integrator", i, keys);
     if (level < 0 || level >= nint)
-      HMC_INPUT_FAIL(in, "integrator %d: level = %d: the %d integrator blocks must be levels 0 "
-                         "to %d",
-                     i + 1, level, nint, nint - 1);
-    if (seen[level]++) HMC_INPUT_FAIL(in, "integrator %d: level %d given twice", i + 1, level);
+      input_fail_block(in, "integrator", i, "level",
+                       "level %d: the %d integrator blocks must be levels 0 to %d", level, nint,
+                       nint - 1);
+    if (seen[level]++)
+      input_fail_block(in, "integrator", i, "level", "level %d given twice", level);
     h->level[level].type = (hmc_integrator_type)type;
     h->level[level].steps = steps;
   }
@@ -111,8 +112,9 @@ void hmc_read_input(input_file *in, hmc_params *h) {
     h->spec[i] = read_monomial(in, i);
     h->nspecs = i + 1;
     if (h->spec[i].level < 0 || h->spec[i].level >= nint)
-      HMC_INPUT_FAIL(in, "monomial %d: level = %d, but the integrator blocks give levels 0 to %d",
-                     i + 1, h->spec[i].level, nint - 1);
+      input_fail_block(in, "monomial", i, "level",
+                       "level %d, but the integrator blocks give levels 0 to %d",
+                       h->spec[i].level, nint - 1);
   }
 }
 

@@ -34,27 +34,21 @@ static void read_flow_input(input_file *in, flow_input *f) {
        "gauge boundary condition in time (open: openQCD's, U_0 at t = T-1 zero)"},
       {"flow:action", INPUT_CHOICE, &action, "wilson", "wilson|symanzik", "action of the flow"},
       {"flow:integrator", INPUT_CHOICE, &integrator, "rk3", "euler|rk3|adaptive", "integrator"},
-      {"flow:eps", INPUT_DOUBLE, &f->eps, NULL, NULL, "step (adaptive: initial step)"},
-      {"flow:tolerance", INPUT_DOUBLE, &f->p.tolerance, "1e-6", NULL,
+      {"flow:eps", INPUT_DOUBLE, &f->eps, NULL, ">0", "step (adaptive: initial step)"},
+      {"flow:tolerance", INPUT_DOUBLE, &f->p.tolerance, "1e-6", ">0",
        "adaptive: largest link distance between 3rd- and 2nd-order results per step"},
-      {"flow:tmax", INPUT_DOUBLE, &f->tmax, NULL, NULL, "last flow time"},
-      {"flow:meas every", INPUT_DOUBLE, &f->meas_every, NULL, NULL,
+      {"flow:tmax", INPUT_DOUBLE, &f->tmax, NULL, ">=0", "last flow time"},
+      {"flow:meas every", INPUT_DOUBLE, &f->meas_every, NULL, ">0",
        "flow time between measurements"},
       {"flow:ms3 schedule", INPUT_BOOL, &f->p.ms3_schedule, "false", NULL,
        "openQCD-2.0 ms3 step schedule (shorter steps below t = 1)"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
-  const char *file = input_filename(in);
   f->p.open_bc_t = bc == 1;
   f->p.action = (wf_action)action;
   f->p.integrator = (wf_integrator)integrator;
-  if (!(f->eps > 0)) hr_fatal(HR_EXIT_INPUT, "%s: flow:eps: must be > 0", file);
-  if (!(f->tmax >= 0)) hr_fatal(HR_EXIT_INPUT, "%s: flow:tmax: must be >= 0", file);
-  if (!(f->meas_every > 0)) hr_fatal(HR_EXIT_INPUT, "%s: flow:meas every: must be > 0", file);
-  if (f->p.integrator == WF_ADAPTIVE && !(f->p.tolerance > 0))
-    hr_fatal(HR_EXIT_INPUT, "%s: flow:tolerance: must be > 0", file);
   if (f->p.open_bc_t && f->p.action != WF_ACTION_WILSON)
-    hr_fatal(HR_EXIT_INPUT, "%s: bc_t = open: only flow:action = wilson is implemented", file);
+    input_fail(in, NULL, "flow:action", "with bc_t = open only flow:action = wilson is implemented");
 }
 
 static void print_measurement(const char *conf, const wf_measurement *m, int open_bc_t,

@@ -870,27 +870,32 @@ void input_finish(input_file *in) {
 
 /* ------------------------------------------------------------------ errors in values */
 
-int input_key_line(const input_file *in, const char *block, const char *key) {
+/* Line of `key` in the index-th block `block` (the top level for block == NULL), 0 if unset. */
+static int key_line_in_block(const input_file *in, const char *block, int index, const char *key) {
   int bi = -1;
   if (block != NULL) {
-    bi = find_block(in, block, 0);
+    bi = find_block(in, block, index);
     if (bi < 0) return 0;
   }
   int ei = find_entry(in, bi, key);
   return ei >= 0 ? in->entries[ei].line : 0;
 }
 
-/* input_value_error with a va_list. */
-static void value_error(const input_file *in, const char *block, const char *key, char *errbuf,
-                        size_t errlen, const char *fmt, va_list ap) {
+int input_key_line(const input_file *in, const char *block, const char *key) {
+  return key_line_in_block(in, block, 0, key);
+}
+
+/* input_value_error with a va_list, for the index-th block `block`. */
+static void value_error(const input_file *in, const char *block, int index, const char *key,
+                        char *errbuf, size_t errlen, const char *fmt, va_list ap) {
   char why[1536];
   vsnprintf(why, sizeof why, fmt, ap);
-  int line = input_key_line(in, block, key);
+  int line = key_line_in_block(in, block, index, key);
   if (line > 0) {
     set_error(errbuf, errlen, in->name, line, key, "%s", why);
     return;
   }
-  int bi = block != NULL ? find_block(in, block, 0) : -1;
+  int bi = block != NULL ? find_block(in, block, index) : -1;
   line = bi >= 0 ? in->blocks[bi].line : in->nlines;
   set_error(errbuf, errlen, in->name, line, key, "%s (the file does not set %s: its default "
             "value is at fault; add a line '%s = ...')", why, key, key);
@@ -900,7 +905,7 @@ void input_value_error(const input_file *in, const char *block, const char *key,
                        size_t errlen, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  value_error(in, block, key, errbuf, errlen, fmt, ap);
+  value_error(in, block, 0, key, errbuf, errlen, fmt, ap);
   va_end(ap);
 }
 
@@ -909,7 +914,17 @@ _Noreturn void input_fail(const input_file *in, const char *block, const char *k
   char err[2048];
   va_list ap;
   va_start(ap, fmt);
-  value_error(in, block, key, err, sizeof err, fmt, ap);
+  value_error(in, block, 0, key, err, sizeof err, fmt, ap);
+  va_end(ap);
+  hr_fatal(HR_EXIT_INPUT, "%s", err);
+}
+
+_Noreturn void input_fail_block(const input_file *in, const char *block, int index,
+                                const char *key, const char *fmt, ...) {
+  char err[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  value_error(in, block, index, key, err, sizeof err, fmt, ap);
   va_end(ap);
   hr_fatal(HR_EXIT_INPUT, "%s", err);
 }

@@ -69,5 +69,12 @@ $hmc -i $work/bad.in > $work/bad.out 2>&1
 rc=$?
 check "ntraj = -1 stops with exit code 2" test $rc -eq 2
 check "ntraj = -1: the message names the file" grep -q "bad.in" $work/bad.out
+# an impossible level in the second monomial block is reported at its own line (line 21)
+awk 'NR == 21 && /level = 0/ { sub(/level = 0/, "level = 5") } { print }' $work/full.in > $work/badlevel.in
+$hmc -i $work/badlevel.in > $work/badlevel.out 2>&1
+rc=$?
+check "monomial level = 5 stops with exit code 2" test $rc -eq 2
+check "monomial level = 5: reported as badlevel.in:21: level" \
+  grep -q "badlevel.in:21: level: level 5, but the integrator blocks give levels 0 to 1" $work/badlevel.out
 [ $fail -eq 0 ] && rm -rf $work
 exit $fail
