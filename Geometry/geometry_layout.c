@@ -101,7 +101,7 @@ static void list_halo_dirs(void) {
 
 /* The sites of this process that the process at -d needs for its halo region d, of one
  * parity, in lexicographic order (4 coordinates per site). */
-static void send_set(const int d[4], int parity, int_list *out) {
+static void send_set(int_list *out, const int d[4], int parity) {
   int lo[4], hi[4];
   for (int a = 0; a < 4; a++) {
     lo[a] = d[a] == 1 ? 0 : d[a] == -1 ? LOC_SIZE[a] - 1 : 0;
@@ -165,7 +165,7 @@ static int_list send_order[2][32];
  * sets *n_new. */
 static int layout_send_buffer(int parity, int k, int *n_new) {
   int_list set = {0};
-  send_set(dirs[k].d, parity, &set);
+  send_set(&set, dirs[k].d, parity);
   int n = set.n / 4;
   master_pos *old = xcalloc((size_t)n, sizeof *old);
   int n_old = 0;

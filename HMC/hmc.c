@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
   hmc_print_params(&h);
   if (r.save_freq > 0) run_prepare_conf_dir(r.conf_dir);
   suNg_field *u = alloc_gfield(&glattice);
-  const int first = run_start((uint64_t)r.seed, r.start, u);
+  const int first = run_start(u, (uint64_t)r.seed, r.start);
   int accepted = 0, n = 0;
   double sum_e = 0, sum_e2 = 0;
   for (int traj = first + 1; traj <= r.ntraj; ++traj) {

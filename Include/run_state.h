@@ -19,7 +19,7 @@ extern "C" {
  * restored from it (the run continues), otherwise the run starts anew from those links.
  * Returns the step to continue after (0 for a new run). Stops with a message (exit code 3)
  * on an unreadable or mismatched file. Collective. */
-int run_start(uint64_t seed, const char *start, suNg_field *u);
+int run_start(suNg_field *u, uint64_t seed, const char *start);
 /* Create the folder `dir` when it does not exist (rank 0); stops on failure. Collective. */
 void run_prepare_conf_dir(const char *dir);
 /* Save u as <dir>/<name>_n<step> and its "<file>.rng" (generator state and step). */

@@ -37,7 +37,7 @@ void smear_gauge_field(suNg_field *out, const suNg_field *u, const smear_params 
 /* W = the SU(N) matrix closest to X in the sense of the polar decomposition X = W H
  * (H hermitian positive), with its determinant phase removed; gauge covariant: g X h^+ gives
  * g W h^+. */
-void smear_project_sun(const suNg *X, suNg *W);
+void smear_project_sun(suNg *W, const suNg *X);
 
 #ifdef __cplusplus
 }

@@ -62,7 +62,7 @@ int wf_adaptive_step(suNg_field *u, const wf_params *p, double *eps);
 long wf_flow(suNg_field *u, const wf_params *p, double t, double dt, double *eps);
 
 /* Measure u at flow time t into m (slices allocated on first use). Collective. */
-void wf_measure(const suNg_field *u, int open_bc_t, double t, wf_measurement *m);
+void wf_measure(wf_measurement *m, const suNg_field *u, int open_bc_t, double t);
 /* Free the slices of m. */
 void wf_measurement_free(wf_measurement *m);
 /* t^2 <E>, with <E> = Yact over the volume where E is summed (open b.c.: 0 < t < GLB_T-1). */

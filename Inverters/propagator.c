@@ -185,7 +185,7 @@ static void mat4_mul(const hr_complex *a, const hr_complex *b, hr_complex *c) {
     }
 }
 /* Matrix of a channel code (see hr_meson_channel). */
-static void gamma_of_code(int code, hr_complex *g) {
+static void gamma_of_code(hr_complex *g, int code) {
   if (code <= 4) {
     hr_gamma_matrix(g, code);
   } else if (code == 5) {
@@ -212,7 +212,7 @@ void meson_correlators(double *corr, const spinor_field *prop, int t0, int nch,
     for (int j = 0; j < ch[k].ngamma; j++) {
       hr_assert(ng < MAXG, "meson_correlators: too many matrices");
       hr_complex G[16], Gd[16], t1[16];
-      gamma_of_code(ch[k].gamma[j], G);
+      gamma_of_code(G, ch[k].gamma[j]);
       for (int a = 0; a < 4; a++)
         for (int b = 0; b < 4; b++) Gd[4 * a + b] = hr_conj(G[4 * b + a]);
       mat4_mul(g5, G, G1[ng]); /* gamma5 Gamma */

@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
           NG, r.beta, GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z);
   if (r.save_freq > 0) run_prepare_conf_dir(r.conf_dir);
   suNg_field *u = alloc_gfield(&glattice);
-  const int step = run_start((uint64_t)r.seed, r.start, u);
+  const int step = run_start(u, (uint64_t)r.seed, r.start);
   if (step == 0) {
     for (int i = 0; i < r.nth; ++i)
       pure_gauge_update(u, r.beta, r.nhb, r.nor);

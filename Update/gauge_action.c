@@ -93,7 +93,7 @@ double gauge_action(const suNg_field *u, double beta, double c1) {
     if (scratch.dev_values == NULL)
       scratch.dev_values = (double *)hr_gpu_alloc(2 * (size_t)n * sizeof(double));
     hr_gpu_zero(scratch.dev_values, 2 * (size_t)n * sizeof(double));
-    ga_gpu_action(&v, &glattice, rect, scratch.dev_values, scratch.dev_values + n);
+    ga_gpu_action(scratch.dev_values, scratch.dev_values + n, &v, &glattice, rect);
     /* the per-site terms (one double per site, not a field) come to the host for the exact
      * sum of reduction.h; a sum finished on the device is left to the CUDA issue */
     hr_gpu_copy_to_host(plaq, scratch.dev_values, 2 * (size_t)n * sizeof(double));
@@ -102,7 +102,7 @@ double gauge_action(const suNg_field *u, double beta, double c1) {
   {
     const gauge_view v = gauge_view_of_host(sync_host_suNg_field(u), NULL);
     _OMP_MASTER_FOR(&glattice, ix) {
-      ga_site_action(&v, ix, rect, &plaq[ix - v.shift], &rects[ix - v.shift]);
+      ga_site_action(&plaq[ix - v.shift], &rects[ix - v.shift], &v, ix, rect);
     }
   }
   const double sp = ga_exact_global_sum(plaq, n);

@@ -30,7 +30,7 @@ HR_KERNEL(ga_action_kernel, gauge_view v, int start, int n, int rect, double *pl
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
       const int ix = start + i;
-      ga_site_action(&v, ix, rect, &plaq[ix - v.shift], &rects[ix - v.shift]);
+      ga_site_action(&plaq[ix - v.shift], &rects[ix - v.shift], &v, ix, rect);
     }
   }
 }
@@ -51,8 +51,8 @@ void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int r
   }
 }
 
-void ga_gpu_action(const gauge_view *v, const geometry_descriptor *g, int rect, double *plaq,
-                   double *rects) {
+void ga_gpu_action(double *plaq, double *rects, const gauge_view *v, const geometry_descriptor *g,
+                   int rect) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
     HR_TUNED_LAUNCH(ga_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n, rect,

@@ -20,8 +20,8 @@ void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int r
                          double c1, double coef);
 /* ga_site_action(v, ix, rect, &plaq[e], &rects[e]), e = ix - shift, for every master site ix
  * of g (device arrays). */
-void ga_gpu_action(const gauge_view *v, const geometry_descriptor *g, int rect, double *plaq,
-                   double *rects);
+void ga_gpu_action(double *plaq, double *rects, const gauge_view *v, const geometry_descriptor *g,
+                   int rect);
 
 #ifdef __cplusplus
 }

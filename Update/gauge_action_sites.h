@@ -67,15 +67,15 @@ HR_INLINE double ga_re_trace_mul_dag(const suNg *a, const suNg *b) {
 }
 
 /* out = a b c. */
-HR_INLINE void ga_mul3(const suNg *a, const suNg *b, const suNg *c, suNg *out) {
+HR_INLINE void ga_mul3(suNg *out, const suNg *a, const suNg *b, const suNg *c) {
   suNg t;
   suNg_mul(&t, a, b);
   suNg_mul(out, &t, c);
 }
 
 /* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
-HR_INLINE void ga_plaquette_staple(const gauge_view *v, int ix, int mu, int nu, int s,
-                                   suNg *out) {
+HR_INLINE void ga_plaquette_staple(suNg *out, const gauge_view *v, int ix, int mu, int nu,
+                                   int s) {
   suNg l0, l1, l2, t;
   const int xpm = gauge_view_up(v, ix, mu);
   if (s > 0) {
@@ -101,32 +101,32 @@ HR_INLINE void ga_site_store_staples(const ga_fields *f, int ix) {
       const int nu = ga_transverse_dir(mu, k);
       for (int side = 0; side < 2; ++side) {
         suNg V;
-        ga_plaquette_staple(&f->u, ix, mu, nu, side ? -1 : 1, &V);
+        ga_plaquette_staple(&V, &f->u, ix, mu, nu, side ? -1 : 1);
         gauge_view_store(f->st_mem[2 * k + side], &f->st[2 * k + side], ix, mu, &V);
       }
     }
 }
 
 /* out = V_{mu nu s}(ix) read from the staple fields (ix any stored site). */
-HR_INLINE void ga_stored_staple(const ga_fields *f, int ix, int mu, int nu, int s, suNg *out) {
+HR_INLINE void ga_stored_staple(suNg *out, const ga_fields *f, int ix, int mu, int nu, int s) {
   gauge_view_link(out, &f->st[2 * ga_transverse_index(mu, nu) + (s < 0)], ix, mu);
 }
 
 /* Sum of the 6 plaquette staples of U_mu(x), from the links (Wilson force). */
-HR_INLINE void ga_plaquette_staple_sum(const gauge_view *v, int ix, int mu, suNg *out) {
+HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, int mu) {
   suNg V;
   suNg_zero(out);
   for (int k = 0; k < 3; ++k)
     for (int side = 0; side < 2; ++side) {
-      ga_plaquette_staple(v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1, &V);
+      ga_plaquette_staple(&V, v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
       suNg_add(out, out, &V);
     }
 }
 
 /* c0 times the plaquette staples plus c1 times the 18 rectangle staples of U_mu(x), from the
  * staple fields (their halo current) and the links (formulas in the header comment). */
-HR_INLINE void ga_improved_staple_sum(const ga_fields *f, int ix, int mu, double c0, double c1,
-                                      suNg *out) {
+HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int mu, double c0,
+                                      double c1) {
   const gauge_view *v = &f->u;
   const int xpm = gauge_view_up(v, ix, mu);
   suNg plaq, rect, V, A, B, t, w;
@@ -144,35 +144,35 @@ HR_INLINE void ga_improved_staple_sum(const ga_fields *f, int ix, int mu, double
     gauge_view_link(&un_xpm_mn, v, xpm_mn, nu);
     gauge_view_link(&um_xmn, v, xmn, mu);
     /* plaquette staples */
-    ga_stored_staple(f, ix, mu, nu, +1, &V);
+    ga_stored_staple(&V, f, ix, mu, nu, +1);
     suNg_add(&plaq, &plaq, &V);
-    ga_stored_staple(f, ix, mu, nu, -1, &V);
+    ga_stored_staple(&V, f, ix, mu, nu, -1);
     suNg_add(&plaq, &plaq, &V);
     /* a+ and e+, both ending in U_nu(x)^+ */
-    ga_stored_staple(f, xpm, nu, mu, +1, &V);
+    ga_stored_staple(&V, f, xpm, nu, mu, +1);
     suNg_mul(&t, &um_xpn, &V); /* U_mu(x+nu) V */
     suNg_dagger(&A, &t);       /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
-    ga_stored_staple(f, xpn, mu, nu, +1, &V);
+    ga_stored_staple(&V, f, xpn, mu, nu, +1);
     suNg_mul(&t, &un_xpm, &V);
     suNg_add(&A, &A, &t);
     suNg_mul_dag(&t, &A, &un_x);
     suNg_add(&rect, &rect, &t);
     /* a- and e-, both ending in U_nu(x-nu) */
-    ga_stored_staple(f, xpm_mn, nu, mu, +1, &V);
+    ga_stored_staple(&V, f, xpm_mn, nu, mu, +1);
     suNg_mul_dag(&A, &V, &um_xmn);
-    ga_stored_staple(f, xmn, mu, nu, -1, &V);
+    ga_stored_staple(&V, f, xmn, mu, nu, -1);
     suNg_dag_mul(&t, &un_xpm_mn, &V);
     suNg_add(&A, &A, &t);
     suNg_mul(&t, &A, &un_xmn);
     suNg_add(&rect, &rect, &t);
     /* b+ */
     suNg_mul_dag(&B, &un_xpm, &um_xpn);
-    ga_stored_staple(f, ix, nu, mu, -1, &V);
+    ga_stored_staple(&V, f, ix, nu, mu, -1);
     suNg_mul(&t, &B, &V);
     suNg_add(&rect, &rect, &t);
     /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
-    ga_stored_staple(f, xmn, nu, mu, -1, &V);
-    ga_mul3(&V, &um_xmn, &un_xpm_mn, &w);
+    ga_stored_staple(&V, f, xmn, nu, mu, -1);
+    ga_mul3(&w, &V, &um_xmn, &un_xpm_mn);
     suNg_dagger(&t, &w);
     suNg_add(&rect, &rect, &t);
   }
@@ -210,9 +210,9 @@ HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double
     suNg S, U, W;
     suNg_algebra_vector F;
     if (rect) {
-      ga_improved_staple_sum(f, ix, mu, c0, c1, &S);
+      ga_improved_staple_sum(&S, f, ix, mu, c0, c1);
     } else {
-      ga_plaquette_staple_sum(&f->u, ix, mu, &S);
+      ga_plaquette_staple_sum(&S, &f->u, ix, mu);
       suNg_scale(&S, c0, &S);
     }
     gauge_view_link(&U, &f->u, ix, mu);
@@ -225,8 +225,8 @@ HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double
 /* The action terms of the master site ix: *plaq = sum over the 6 plaquettes P_{mu nu}(x)
  * (mu < nu) of Re tr(1 - P), and with rect, *rects = the same over the 12 rectangles through
  * U_mu(x) as the second link of their long side, R_{mu nu}(x - mu) (else 0). */
-HR_INLINE void ga_site_action(const gauge_view *v, int ix, int rect, double *plaq,
-                              double *rects) {
+HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, int ix,
+                              int rect) {
   double p = 0.0, r = 0.0;
   for (int mu = 0; mu < 4; ++mu) {
     suNg um, un_xpm, um_xpn, un_x, t, A, V;
@@ -243,7 +243,7 @@ HR_INLINE void ga_site_action(const gauge_view *v, int ix, int rect, double *pla
         p += NG - ga_re_trace_mul_dag(&A, &un_x); /* P_{mu nu}(x) = A U_nu(x)^+ */
       }
       if (rect) {
-        ga_plaquette_staple(v, ix, nu, mu, -1, &V); /* V_{nu mu -}(x) */
+        ga_plaquette_staple(&V, v, ix, nu, mu, -1); /* V_{nu mu -}(x) */
         r += NG - ga_re_trace_mul(&A, &V);
       }
     }

@@ -54,7 +54,7 @@ HR_INLINE hb_su2_block hb_su2_mul_dag(const hb_su2_block *a, const hb_su2_block 
 }
 
 /* Rows i and j of M become V applied to them: (M_i, M_j) <- V (M_i, M_j). */
-HR_INLINE void hb_su2_apply_rows(const hb_su2_block *v, int i, int j, suNg *M) {
+HR_INLINE void hb_su2_apply_rows(suNg *M, const hb_su2_block *v, int i, int j) {
   for (int c = 0; c < NG; ++c) {
     const hr_complex mi = M->c[i * NG + c], mj = M->c[j * NG + c];
     M->c[i * NG + c] = hr_cmul(v->m[0][0], mi) + hr_cmul(v->m[0][1], mj);
@@ -121,14 +121,14 @@ HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_
         v = hb_su2_from_quaternion(a0 * a0 - a1 * a1 - a2 * a2 - a3 * a3, 2 * a0 * a1,
                                    2 * a0 * a2, 2 * a0 * a3);
       }
-      hb_su2_apply_rows(&v, i, j, U);
-      hb_su2_apply_rows(&v, i, j, &W);
+      hb_su2_apply_rows(U, &v, i, j);
+      hb_su2_apply_rows(&W, &v, i, j);
     }
   suNg_reunitarize(U);
 }
 
 /* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). */
-HR_INLINE void hb_staple_sum(const gauge_view *v, int ix, int mu, suNg *A) {
+HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
   suNg l0, l1, l2, a, b;
   const int xpm = gauge_view_up(v, ix, mu);
   suNg_zero(A);
@@ -160,7 +160,7 @@ HR_INLINE void hb_staple_sum(const gauge_view *v, int ix, int mu, suNg *A) {
 HR_INLINE void hb_update_link(const gauge_view *v, suNg *mem, int ix, int mu, uint64_t glb_site,
                               const hb_pass_params *p) {
   suNg A, U;
-  hb_staple_sum(v, ix, mu, &A);
+  hb_staple_sum(&A, v, ix, mu);
   gauge_view_link(&U, v, ix, mu);
   if (p->overrelax) {
     hb_cabibbo_marinari_link(&U, &A, p->beta, NULL);

@@ -78,7 +78,7 @@ static void flow_configuration(const char *conf, const flow_input *f, suNg_field
     const double target = k * f->meas_every;
     steps += wf_flow(u, &f->p, t, target - t, &eps);
     t = target;
-    wf_measure(u, f->p.open_bc_t, t, &m);
+    wf_measure(&m, u, f->p.open_bc_t, t);
     print_measurement(conf, &m, f->p.open_bc_t, steps);
     ts[k] = t;
     t2e[k] = wf_t2E(&m, f->p.open_bc_t);

@@ -39,7 +39,7 @@ const char *smear_kind_name(smear_kind k) {
 /* ------------------------------------------------------------------ projection */
 
 /* inv = a^-1 by Gauss-Jordan elimination with partial pivoting; 0, or -1 if singular. */
-static int matrix_inverse(const suNg *a, suNg *inv) {
+static int matrix_inverse(suNg *inv, const suNg *a) {
   hr_complex m[NG][2 * NG];
   for (int i = 0; i < NG; ++i)
     for (int j = 0; j < NG; ++j) {
@@ -71,10 +71,10 @@ static int matrix_inverse(const suNg *a, suNg *inv) {
 
 /* Newton's iteration W <- (W + W^-+)/2 for the unitary polar factor (quadratic convergence),
  * then the determinant phase divided out. */
-void smear_project_sun(const suNg *X, suNg *W) {
+void smear_project_sun(suNg *W, const suNg *X) {
   suNg w = *X, inv, next;
   for (int it = 0; it < 100; ++it) {
-    if (matrix_inverse(&w, &inv) != 0) hr_error("smearing: singular staple sum");
+    if (matrix_inverse(&inv, &w) != 0) hr_error("smearing: singular staple sum");
     double change = 0.0;
     for (int i = 0; i < NG; ++i)
       for (int j = 0; j < NG; ++j) {
@@ -97,8 +97,8 @@ static int tdir(int mu, int k) { return k + (k >= mu); }
 
 /* *acc += the staple of U_mu(x) in direction nu with transverse links from view l (link nu)
  * and links along mu from view m (link mu). */
-static void add_staple(const gauge_view *l, int lnu, const gauge_view *m, int mmu, int ix, int mu,
-                       int nu, suNg *acc) {
+static void add_staple(suNg *acc, const gauge_view *l, int lnu, const gauge_view *m, int mmu, int ix,
+                       int mu, int nu) {
   suNg a, b, c, t, s;
   const int xpn = gauge_view_up(l, ix, nu), xpm = gauge_view_up(l, ix, mu);
   const int xmn = gauge_view_dn(l, ix, nu), xmn_pm = gauge_view_up(l, xmn, mu);
@@ -117,11 +117,11 @@ static void add_staple(const gauge_view *l, int lnu, const gauge_view *m, int mm
 }
 
 /* out = Proj[(1 - w) U + (w / n) staples]. */
-static void blocked_link(const suNg *u, const suNg *staples, double w, int n, suNg *out) {
+static void blocked_link(suNg *out, const suNg *u, const suNg *staples, double w, int n) {
   suNg x;
   suNg_scale(&x, 1.0 - w, u);
   suNg_mul_add(&x, &x, w / n, staples);
-  smear_project_sun(&x, out);
+  smear_project_sun(out, &x);
 }
 
 /* ------------------------------------------------------------------ one step of each kind */
@@ -138,11 +138,11 @@ static void ape_or_stout_step(suNg_field *out, const suNg_field *u, const smear_
     for (int mu = 0; mu < 4; ++mu) {
       suNg c, l;
       suNg_zero(&c);
-      for (int k = 0; k < 3; ++k) add_staple(&v, tdir(mu, k), &v, mu, ix, mu, tdir(mu, k), &c);
+      for (int k = 0; k < 3; ++k) add_staple(&c, &v, tdir(mu, k), &v, mu, ix, mu, tdir(mu, k));
       gauge_view_link(&l, &v, ix, mu);
       suNg *o = &om[4 * (ix - sh) + mu];
       if (p->kind == SMEAR_APE) {
-        blocked_link(&l, &c, p->alpha, 6, o);
+        blocked_link(o, &l, &c, p->alpha, 6);
       } else {
         /* V = exp(P_ta(rho C U^+)) U */
         suNg omega, x, e;
@@ -172,9 +172,9 @@ static void hyp_step(suNg_field *out, const suNg_field *u, const smear_params *p
       for (int k = 0; k < 3; ++k) {
         suNg c, l;
         suNg_zero(&c);
-        add_staple(&v, tdir(mu, k), &v, mu, ix, mu, tdir(mu, k), &c);
+        add_staple(&c, &v, tdir(mu, k), &v, mu, ix, mu, tdir(mu, k));
         gauge_view_link(&l, &v, ix, mu);
-        blocked_link(&l, &c, p->hyp[2], 2, &m3[k][4 * (ix - sh) + mu]);
+        blocked_link(&m3[k][4 * (ix - sh) + mu], &l, &c, p->hyp[2], 2);
       }
   }
   for (int k = 0; k < 3; ++k) sendrecv_suNg_field(&l3[k]);
@@ -192,10 +192,10 @@ static void hyp_step(suNg_field *out, const suNg_field *u, const smear_params *p
         for (int rho = 0; rho < 4; ++rho) {
           if (rho == mu || rho == nu) continue;
           const int sigma = 6 - mu - nu - rho;
-          add_staple(&v3[tidx(rho, sigma)], rho, &v3[tidx(mu, sigma)], mu, ix, mu, rho, &c);
+          add_staple(&c, &v3[tidx(rho, sigma)], rho, &v3[tidx(mu, sigma)], mu, ix, mu, rho);
         }
         gauge_view_link(&l, &v, ix, mu);
-        blocked_link(&l, &c, p->hyp[1], 4, &m2[kn][4 * (ix - sh) + mu]);
+        blocked_link(&m2[kn][4 * (ix - sh) + mu], &l, &c, p->hyp[1], 4);
       }
   }
   for (int k = 0; k < 3; ++k) sendrecv_suNg_field(&l2[k]);
@@ -208,9 +208,9 @@ static void hyp_step(suNg_field *out, const suNg_field *u, const smear_params *p
       suNg c, l;
       suNg_zero(&c);
       for (int nu = 0; nu < 4; ++nu)
-        if (nu != mu) add_staple(&v2[tidx(nu, mu)], nu, &v2[tidx(mu, nu)], mu, ix, mu, nu, &c);
+        if (nu != mu) add_staple(&c, &v2[tidx(nu, mu)], nu, &v2[tidx(mu, nu)], mu, ix, mu, nu);
       gauge_view_link(&l, &v, ix, mu);
-      blocked_link(&l, &c, p->hyp[0], 6, &om[4 * (ix - sh) + mu]);
+      blocked_link(&om[4 * (ix - sh) + mu], &l, &c, p->hyp[0], 6);
     }
   }
   sendrecv_suNg_field(out);

@@ -107,8 +107,8 @@ static void add_generator(suNg_av_field *x, const suNg_field *u, const wf_params
     if (g[0] == 0 || g[0] == GLB_T - 1)
       for (int mu = 1; mu < 4; ++mu) {
         suNg S, V, U, W;
-        ga_plaquette_staple(&v, ix, mu, 0, +1, &S);
-        ga_plaquette_staple(&v, ix, mu, 0, -1, &V);
+        ga_plaquette_staple(&S, &v, ix, mu, 0, +1);
+        ga_plaquette_staple(&V, &v, ix, mu, 0, -1);
         suNg_add(&S, &S, &V);
         gauge_view_link(&U, &v, ix, mu);
         suNg_mul(&W, &U, &S);
@@ -255,7 +255,7 @@ void wf_measurement_free(wf_measurement *m) {
   m->wsl = m->ysl = m->qsl = NULL;
 }
 
-void wf_measure(const suNg_field *u, int open_bc_t, double t, wf_measurement *m) {
+void wf_measure(wf_measurement *m, const suNg_field *u, int open_bc_t, double t) {
   const gauge_action_observables o = gauge_action_observables_compute(u, open_bc_t);
   m->t = t;
   m->wact = o.wact;
@@ -297,7 +297,7 @@ void wf_measure(const suNg_field *u, int open_bc_t, double t, wf_measurement *m)
     ws[(tt + 1) % GLB_T] += 0.5 * temporal;
     if (!open_bc_t || (tt > 0 && tt < GLB_T - 1)) {
       double e, q;
-      obs_clover_density(&v, ix, &e, &q);
+      obs_clover_density(&e, &q, &v, ix);
       ys[tt] += e;
       qs[tt] += q;
     }

@@ -276,11 +276,11 @@ static void line_global_start(int t, int x, int y, int g[4]) {
 }
 
 /* Copy one link between a buffer in file byte order and a matrix. */
-static void link_from_file(const double *src, int little, suNg *dst) {
+static void link_from_file(suNg *dst, const double *src, int little) {
   memcpy(dst->c, src, sizeof(suNg));
   to_from_file_order(dst->c, LINK_DOUBLES(NG), 8, little);
 }
-static void link_to_file(const suNg *src, int little, double *dst) {
+static void link_to_file(double *dst, const suNg *src, int little) {
   memcpy(dst, src->c, sizeof(suNg));
   to_from_file_order(dst, LINK_DOUBLES(NG), 8, little);
 }
@@ -300,16 +300,16 @@ static int hirep_io_body(int fd, suNg_field *u, int writing) {
     if (writing) {
       for (int z = 0; z < LOC_Z; ++z)
         for (int mu = 0; mu < 4; ++mu)
-          link_to_file(LINK_AT(u, ipt(t, x, y, z), mu), 0,
-                       buf + z * site_doubles + mu * LINK_DOUBLES(NG));
+          link_to_file(buf + z * site_doubles + mu * LINK_DOUBLES(NG), LINK_AT(u, ipt(t, x, y, z), mu),
+                       0);
       ok = af_pwrite_all(fd, buf, bytes, off) == 0;
     } else {
       ok = af_pread_all(fd, buf, bytes, off) == 0;
       if (ok)
         for (int z = 0; z < LOC_Z; ++z)
           for (int mu = 0; mu < 4; ++mu)
-            link_from_file(buf + z * site_doubles + mu * LINK_DOUBLES(NG), 0,
-                           LINK_AT(u, ipt(t, x, y, z), mu));
+            link_from_file(LINK_AT(u, ipt(t, x, y, z), mu), buf + z * site_doubles + mu * LINK_DOUBLES(NG),
+                           0);
     }
   }
   free(buf);
@@ -369,8 +369,8 @@ static int openqcd_read_body(int fd, suNg_field *u) {
     for (int z = 0; z < LOC_Z && ok; ++z)
       if ((g[0] + g[1] + g[2] + g[3] + z) & 1)
         for (int mu = 0; mu < 4; ++mu)
-          link_from_file(own + (size_t)z * OPENQCD_RECORD_DOUBLES + 2 * mu * LINK_DOUBLES(3), 1,
-                         LINK_AT(u, ipt(t, x, y, z), mu));
+          link_from_file(LINK_AT(u, ipt(t, x, y, z), mu), own + (size_t)z * OPENQCD_RECORD_DOUBLES + 2 * mu * LINK_DOUBLES(3),
+                         1);
     for (int mu = 0; mu < 4 && ok; ++mu) {
       int gs[4] = {g[0], g[1], g[2], g[3]};
       int zshift = 0;
@@ -381,9 +381,9 @@ static int openqcd_read_body(int fd, suNg_field *u) {
       ok = openqcd_read_line(fd, gs, g[3] + zshift, LOC_Z, shifted) == 0;
       for (int z = 0; z < LOC_Z && ok; ++z)
         if (!((g[0] + g[1] + g[2] + g[3] + z) & 1))
-          link_from_file(shifted + (size_t)z * OPENQCD_RECORD_DOUBLES +
-                             (2 * mu + 1) * LINK_DOUBLES(3),
-                         1, LINK_AT(u, ipt(t, x, y, z), mu));
+          link_from_file(LINK_AT(u, ipt(t, x, y, z), mu),
+                         shifted + (size_t)z * OPENQCD_RECORD_DOUBLES +
+                             (2 * mu + 1) * LINK_DOUBLES(3), 1);
     }
   }
   free(own);
@@ -406,8 +406,8 @@ static int openqcd_write_body(int fd, suNg_field *u) {
       const int ix = ipt(t, x, y, first_odd + 2 * j);
       double *rec = buf + (size_t)j * OPENQCD_RECORD_DOUBLES;
       for (int mu = 0; mu < 4; ++mu) {
-        link_to_file(LINK_AT(u, ix, mu), 1, rec + 2 * mu * LINK_DOUBLES(3));
-        link_to_file(LINK_AT(u, idn(ix, mu), mu), 1, rec + (2 * mu + 1) * LINK_DOUBLES(3));
+        link_to_file(rec + 2 * mu * LINK_DOUBLES(3), LINK_AT(u, ix, mu), 1);
+        link_to_file(rec + (2 * mu + 1) * LINK_DOUBLES(3), LINK_AT(u, idn(ix, mu), mu), 1);
       }
     }
     g[3] += first_odd;

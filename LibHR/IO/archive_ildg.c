@@ -279,7 +279,7 @@ static long long ildg_rank(const int g[4]) {
 static size_t site_bytes(int precision) { return (size_t)4 * 2 * NG * NG * (precision / 8); }
 
 /* Site ix <-> its file bytes (big-endian, `precision` bits). */
-static void site_to_file(const suNg_field *u, int ix, int precision, unsigned char *b) {
+static void site_to_file(unsigned char *b, const suNg_field *u, int ix, int precision) {
   for (int d = 0; d < 4; ++d) {
     const double *c = (const double *)_4FIELD_AT(u, ix, libhr_dir(d))->c;
     for (int k = 0; k < 2 * NG * NG; ++k) {
@@ -324,7 +324,7 @@ static int ildg_io_body(int fd, off_t base, int precision, suNg_field *u, int wr
         const long long r0 = ildg_rank(g);
         const off_t off = base + (off_t)r0 * (off_t)sb;
         if (writing) {
-          for (int x = 0; x < LOC_X; ++x) site_to_file(u, ipt(t, x, y, z), precision, buf + x * sb);
+          for (int x = 0; x < LOC_X; ++x) site_to_file(buf + x * sb, u, ipt(t, x, y, z), precision);
           ok = af_pwrite_all(fd, buf, (size_t)LOC_X * sb, off) == 0;
         } else {
           ok = af_pread_all(fd, buf, (size_t)LOC_X * sb, off) == 0;

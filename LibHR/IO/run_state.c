@@ -34,7 +34,7 @@ static int read_rng_file(const char *conf, hr_rng_state *st, int *step) {
   return 0;
 }
 
-int run_start(uint64_t seed, const char *start, suNg_field *u) {
+int run_start(suNg_field *u, uint64_t seed, const char *start) {
   rng_init(seed);
   if (strcmp(start, "cold") == 0) {
     gauge_field_cold(u);

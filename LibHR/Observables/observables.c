@@ -141,7 +141,7 @@ static double plaquette_sum(const suNg_field *u, int which) {
     const obs_gauge_view dv = device_view(u, 1);
     n = tab.n;
     hr_gpu_zero(tab.dev_values, (size_t)n * sizeof(double));
-    obs_gpu_plaquettes(&dv, u->type, which, tab.dev_values);
+    obs_gpu_plaquettes(tab.dev_values, &dv, u->type, which);
     v = device_values_to_host(1, n);
   } else
 #endif
@@ -201,8 +201,8 @@ hr_complex polyakov_loop(const suNg_field *u) {
     suNg *dline = (suNg *)hr_gpu_alloc((size_t)vs * sizeof *dline);
     double *dre = tab.dev_values, *dim = dre + vs; /* vs <= n */
     if (!start_new) hr_gpu_copy_to_device(dline, line, (size_t)vs * sizeof *line);
-    obs_gpu_polyakov(&dv, hr_gpu_ipt(), vs, LOC_T, start_new, dline, last ? dre : NULL,
-                     last ? dim : NULL);
+    obs_gpu_polyakov(dline, last ? dre : NULL, last ? dim : NULL, &dv, hr_gpu_ipt(), vs, LOC_T,
+                     start_new);
     if (last)
       hr_gpu_copy_to_host(re, dre, 2 * (size_t)vs * sizeof *re);
     else
@@ -215,8 +215,8 @@ hr_complex polyakov_loop(const suNg_field *u) {
     const obs_gauge_view hv = host_view(u);
     HR_OMP_PRAGMA(omp parallel for schedule(static))
     for (int s = 0; s < vs; ++s) {
-      obs_polyakov_line(&hv, hr_ipt, vs, s, LOC_T, start_new, &line[s]);
-      if (last) obs_trace_parts(&line[s], &re[s], &im[s]);
+      obs_polyakov_line(&line[s], &hv, hr_ipt, vs, s, LOC_T, start_new);
+      if (last) obs_trace_parts(&re[s], &im[s], &line[s]);
     }
   }
 #if HR_WITH_MPI
@@ -241,7 +241,7 @@ gauge_action_observables gauge_action_observables_compute(const suNg_field *u, i
     n = tab.n;
     double *dw = tab.dev_values, *de = dw + n, *dq = de + n;
     hr_gpu_zero(tab.dev_values, 3 * (size_t)n * sizeof(double));
-    obs_gpu_action(&dv, u->type, open_bc_t, dw, de, dq);
+    obs_gpu_action(dw, de, dq, &dv, u->type, open_bc_t);
     w = device_values_to_host(3, n);
     e = w + n;
     q = e + n;
@@ -253,8 +253,8 @@ gauge_action_observables gauge_action_observables_compute(const suNg_field *u, i
     e = w + n;
     q = e + n;
     _OMP_MASTER_FOR(u->type, ix) {
-      obs_site_action(&hv, ix, open_bc_t, &SITE_VALUE(w, u, ix), &SITE_VALUE(e, u, ix),
-                      &SITE_VALUE(q, u, ix));
+      obs_site_action(&SITE_VALUE(w, u, ix), &SITE_VALUE(e, u, ix), &SITE_VALUE(q, u, ix), &hv, ix,
+                      open_bc_t);
     }
   }
   gauge_action_observables r;

@@ -26,7 +26,7 @@ HR_KERNEL(obs_action_kernel, obs_gauge_view v, int start, int n, int open_bc_t, 
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
       const int ix = start + i, el = ix - v.shift;
-      obs_site_action(&v, ix, open_bc_t, &w[el], &e[el], &q[el]);
+      obs_site_action(&w[el], &e[el], &q[el], &v, ix, open_bc_t);
     }
   }
 }
@@ -36,14 +36,14 @@ HR_KERNEL(obs_polyakov_kernel, obs_gauge_view v, const int *ipt, int vs, int nt,
   HR_THREAD_LOOP(t) {
     const int s = HR_THREAD_INDEX(t);
     if (s < vs) {
-      obs_polyakov_line(&v, ipt, vs, s, nt, start_new, &line[s]);
-      if (re != NULL) obs_trace_parts(&line[s], &re[s], &im[s]);
+      obs_polyakov_line(&line[s], &v, ipt, vs, s, nt, start_new);
+      if (re != NULL) obs_trace_parts(&re[s], &im[s], &line[s]);
     }
   }
 }
 
-void obs_gpu_plaquettes(const obs_gauge_view *v, const geometry_descriptor *g, int which,
-                        double *out) {
+void obs_gpu_plaquettes(double *out, const obs_gauge_view *v, const geometry_descriptor *g,
+                        int which) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
     HR_TUNED_LAUNCH(obs_plaquette_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
@@ -51,8 +51,8 @@ void obs_gpu_plaquettes(const obs_gauge_view *v, const geometry_descriptor *g, i
   }
 }
 
-void obs_gpu_action(const obs_gauge_view *v, const geometry_descriptor *g, int open_bc_t,
-                    double *w, double *e, double *q) {
+void obs_gpu_action(double *w, double *e, double *q,
+                    const obs_gauge_view *v, const geometry_descriptor *g, int open_bc_t) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
     HR_TUNED_LAUNCH(obs_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
@@ -60,8 +60,8 @@ void obs_gpu_action(const obs_gauge_view *v, const geometry_descriptor *g, int o
   }
 }
 
-void obs_gpu_polyakov(const obs_gauge_view *v, const int *ipt, int vs, int nt, int start_new,
-                      suNg *line, double *re, double *im) {
+void obs_gpu_polyakov(suNg *line, double *re, double *im, const obs_gauge_view *v, const int *ipt,
+                      int vs, int nt, int start_new) {
   HR_TUNED_LAUNCH(obs_polyakov_kernel, vs, HR_TUNE_STREAMING, *v, ipt, vs, nt, start_new, line,
                   re, im);
 }

@@ -16,16 +16,16 @@ extern "C" {
 
 /* out[ix - shift] = obs_site_plaquettes(v, ix, which) for every master site ix of g (one
  * launch per piece); v and out in device memory. */
-void obs_gpu_plaquettes(const obs_gauge_view *v, const geometry_descriptor *g, int which,
-                        double *out);
+void obs_gpu_plaquettes(double *out, const obs_gauge_view *v, const geometry_descriptor *g,
+                        int which);
 /* obs_site_action(v, ix, open_bc_t, &w[e], &e_[e], &q[e]), e = ix - shift, for every master
  * site ix of g (one launch per piece). */
-void obs_gpu_action(const obs_gauge_view *v, const geometry_descriptor *g, int open_bc_t,
-                    double *w, double *e, double *q);
+void obs_gpu_action(double *w, double *e, double *q,
+                    const obs_gauge_view *v, const geometry_descriptor *g, int open_bc_t);
 /* For s < vs: obs_polyakov_line(v, ipt, vs, s, nt, start_new, &line[s]) and, when re and im
  * are not NULL, the real and imaginary part of its trace into re[s], im[s]. */
-void obs_gpu_polyakov(const obs_gauge_view *v, const int *ipt, int vs, int nt, int start_new,
-                      suNg *line, double *re, double *im);
+void obs_gpu_polyakov(suNg *line, double *re, double *im, const obs_gauge_view *v, const int *ipt,
+                      int vs, int nt, int start_new);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,7 @@ typedef gauge_view obs_gauge_view;
 enum { OBS_PLAQ_ALL = 0, OBS_PLAQ_TEMPORAL = 1, OBS_PLAQ_SPATIAL = 2, OBS_PLAQ_OPEN_BC = 3 };
 
 /* out = U_mu(ix); neighbours up and down (gauge_view.h). */
-HR_INLINE void obs_link(const obs_gauge_view *v, int ix, int mu, suNg *out) {
+HR_INLINE void obs_link(suNg *out, const obs_gauge_view *v, int ix, int mu) {
   gauge_view_link(out, v, ix, mu);
 }
 HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return gauge_view_up(v, ix, mu); }
@@ -52,11 +52,11 @@ HR_INLINE double obs_re_trace_mul(const suNg *a, const suNg *b) {
 /* Re tr of the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+. */
 HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu, int nu) {
   suNg l0, l1, a, b;
-  obs_link(v, ix, mu, &l0);
-  obs_link(v, obs_up(v, ix, mu), nu, &l1);
+  obs_link(&l0, v, ix, mu);
+  obs_link(&l1, v, obs_up(v, ix, mu), nu);
   suNg_mul(&a, &l0, &l1);
-  obs_link(v, ix, nu, &l0);
-  obs_link(v, obs_up(v, ix, nu), mu, &l1);
+  obs_link(&l0, v, ix, nu);
+  obs_link(&l1, v, obs_up(v, ix, nu), mu);
   suNg_mul(&b, &l0, &l1);
   return obs_re_trace_mul_dag(&a, &b);
 }
@@ -84,50 +84,50 @@ HR_INLINE double obs_site_plaquettes(const obs_gauge_view *v, int ix, int which)
 
 /* Q_{mu nu}(x): the sum of the four plaquette leaves in the (mu, nu) plane that start and end
  * at x, counter-clockwise. */
-HR_INLINE void obs_clover_leaves(const obs_gauge_view *v, int ix, int mu, int nu, suNg *q) {
+HR_INLINE void obs_clover_leaves(suNg *q, const obs_gauge_view *v, int ix, int mu, int nu) {
   const int xpm = obs_up(v, ix, mu), xmm = obs_dn(v, ix, mu), xpn = obs_up(v, ix, nu),
             xmn = obs_dn(v, ix, nu);
   const int xmm_pn = obs_dn(v, xpn, mu), xmm_mn = obs_dn(v, xmn, mu), xpm_mn = obs_dn(v, xpm, nu);
   suNg l0, l1, a, b, leaf;
   /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  obs_link(v, ix, mu, &l0);
-  obs_link(v, xpm, nu, &l1);
+  obs_link(&l0, v, ix, mu);
+  obs_link(&l1, v, xpm, nu);
   suNg_mul(&a, &l0, &l1);
-  obs_link(v, ix, nu, &l0);
-  obs_link(v, xpn, mu, &l1);
+  obs_link(&l0, v, ix, nu);
+  obs_link(&l1, v, xpn, mu);
   suNg_mul(&b, &l0, &l1);
   suNg_mul_dag(q, &a, &b);
   /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  obs_link(v, xmm_pn, mu, &l1);
+  obs_link(&l1, v, xmm_pn, mu);
   suNg_mul_dag(&a, &l0, &l1); /* l0 = U_nu(x) */
-  obs_link(v, xmm, nu, &l1);
+  obs_link(&l1, v, xmm, nu);
   suNg_mul_dag(&b, &a, &l1);
-  obs_link(v, xmm, mu, &l1);
+  obs_link(&l1, v, xmm, mu);
   suNg_mul(&leaf, &b, &l1);
   suNg_add(q, q, &leaf);
   /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  obs_link(v, xmm_mn, nu, &l0);
+  obs_link(&l0, v, xmm_mn, nu);
   suNg_mul(&a, &l0, &l1); /* U_nu(x-mu-nu) U_mu(x-mu) */
-  obs_link(v, xmm_mn, mu, &l0);
-  obs_link(v, xmn, nu, &l1);
+  obs_link(&l0, v, xmm_mn, mu);
+  obs_link(&l1, v, xmn, nu);
   suNg_mul(&b, &l0, &l1); /* U_mu(x-mu-nu) U_nu(x-nu) */
   suNg_dag_mul(&leaf, &a, &b);
   suNg_add(q, q, &leaf);
   /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
-  obs_link(v, xmn, mu, &l0);
+  obs_link(&l0, v, xmn, mu);
   suNg_dag_mul(&a, &l1, &l0); /* l1 = U_nu(x-nu) */
-  obs_link(v, xpm_mn, nu, &l0);
+  obs_link(&l0, v, xpm_mn, nu);
   suNg_mul(&b, &a, &l0);
-  obs_link(v, ix, mu, &l0);
+  obs_link(&l0, v, ix, mu);
   suNg_mul_dag(&leaf, &b, &l0);
   suNg_add(q, q, &leaf);
 }
 
 /* F_{mu nu}(x): the traceless part of (Q - Q^+)/8 (antihermitian). */
-HR_INLINE void obs_clover_field_strength(const obs_gauge_view *v, int ix, int mu, int nu,
-                                         suNg *f) {
+HR_INLINE void obs_clover_field_strength(suNg *f, const obs_gauge_view *v, int ix, int mu,
+                                         int nu) {
   suNg q, qd;
-  obs_clover_leaves(v, ix, mu, nu, &q);
+  obs_clover_leaves(&q, v, ix, mu, nu);
   suNg_dagger(&qd, &q);
   suNg_sub(f, &q, &qd);
   suNg_scale(f, 0.125, f);
@@ -138,13 +138,13 @@ HR_INLINE void obs_clover_field_strength(const obs_gauge_view *v, int ix, int mu
 
 /* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]
  * (openQCD: F^a = -2 tr(F T^a) with antihermitian T^a, so sum_a F^a G^a = -2 tr(F G)). */
-HR_INLINE void obs_clover_density(const obs_gauge_view *v, int ix, double *e, double *q) {
+HR_INLINE void obs_clover_density(double *e, double *q, const obs_gauge_view *v, int ix) {
   suNg f[6]; /* planes (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) */
   double es = 0.0;
   int p = 0;
   for (int mu = 0; mu < 4; ++mu)
     for (int nu = mu + 1; nu < 4; ++nu, ++p) {
-      obs_clover_field_strength(v, ix, mu, nu, &f[p]);
+      obs_clover_field_strength(&f[p], v, ix, mu, nu);
       es -= obs_re_trace_mul(&f[p], &f[p]);
     }
   /* F31 = -F13 */
@@ -157,8 +157,8 @@ HR_INLINE void obs_clover_density(const obs_gauge_view *v, int ix, double *e, do
 /* The contributions of site ix to Wact (2 Re tr(1 - P) summed over its 6 plaquettes, with
  * openQCD's boundary weights when open_bc_t), E and q (0 at the boundary times when
  * open_bc_t). */
-HR_INLINE void obs_site_action(const obs_gauge_view *v, int ix, int open_bc_t, double *w,
-                               double *e, double *q) {
+HR_INLINE void obs_site_action(double *w, double *e, double *q, const obs_gauge_view *v,
+                               int ix, int open_bc_t) {
   const int t = v->time[ix - v->shift];
   double ws = 0.0;
   for (int mu = 0; mu < 4; ++mu)
@@ -168,7 +168,7 @@ HR_INLINE void obs_site_action(const obs_gauge_view *v, int ix, int open_bc_t, d
     }
   *w = ws;
   if (!open_bc_t || (t > 0 && t < v->glb_t - 1)) {
-    obs_clover_density(v, ix, e, q);
+    obs_clover_density(e, q, v, ix);
   } else {
     *e = 0.0;
     *q = 0.0;
@@ -179,23 +179,23 @@ HR_INLINE void obs_site_action(const obs_gauge_view *v, int ix, int open_bc_t, d
  * start_new, line = U_0(t=0) U_0(1) ... U_0(nt-1), else line = line U_0(0) ... U_0(nt-1)
  * (the product of the processes below, received). ipt[t vs + s] is the index of local site
  * (t, s) (hr_ipt). Formed left to right, one factor at a time. */
-HR_INLINE void obs_polyakov_line(const obs_gauge_view *v, const int *ipt, int vs, int s, int nt,
-                                 int start_new, suNg *line) {
+HR_INLINE void obs_polyakov_line(suNg *line, const obs_gauge_view *v, const int *ipt, int vs, int s,
+                                 int nt, int start_new) {
   suNg l, r;
   int t = 0;
   if (start_new) {
-    obs_link(v, ipt[s], 0, line);
+    obs_link(line, v, ipt[s], 0);
     t = 1;
   }
   for (; t < nt; ++t) {
-    obs_link(v, ipt[t * vs + s], 0, &l);
+    obs_link(&l, v, ipt[t * vs + s], 0);
     suNg_mul(&r, line, &l);
     *line = r;
   }
 }
 
 /* Real and imaginary part of tr m. */
-HR_INLINE void obs_trace_parts(const suNg *m, double *re, double *im) {
+HR_INLINE void obs_trace_parts(double *re, double *im, const suNg *m) {
   const hr_complex z = suNg_trace(m);
   *re = hr_creal(z);
   *im = hr_cimag(z);

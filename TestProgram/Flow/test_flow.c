@@ -49,12 +49,12 @@ static void log_cases(void) {
   archive_read(u, path, HR_ARCHIVE_OPENQCD, HR_ARCHIVE_BC_PERIODIC);
   wf_params p = {WF_ACTION_WILSON, WF_RK3, 0, 0.0, 0};
   double eps = 0.0008;
-  wf_measure(u, 0, 0.0, &m);
+  wf_measure(&m, u, 0, 0.0);
   CHECK(fabs(m.wact - 1.472098e+05) <= 0.5e-1 && fabs(m.yact - 8.273978e+03) <= 0.5e-3 &&
             fabs(m.qtop + 1.37e-01) <= 0.5e-3,
         "periodic t=0: %.7e %.7e %.3e", m.wact, m.yact, m.qtop);
   const long steps = wf_flow(u, &p, 0.0, 0.2, &eps);
-  wf_measure(u, 0, 0.2, &m);
+  wf_measure(&m, u, 0, 0.2);
   CHECK(steps == 250, "periodic: %ld steps", steps);
   CHECK(fabs(m.wact - 9.293370e+04) <= 0.5e-2 * 10 && fabs(m.yact - 1.122513e+04) <= 0.5e-2 &&
             fabs(m.qtop - 4.21e-01) <= 0.5e-3,
@@ -80,7 +80,7 @@ static void log_cases(void) {
   static const double ysl2[8] = {0.0, 3.5549611470106164e+01, 6.6136240515564793e+01,
                                  9.0574347734608267e+01, 8.9808639638784740e+01,
                                  7.0776754767848956e+01, 5.1541387097320978e+01, 0.0};
-  wf_measure(u, 1, 0.0, &m);
+  wf_measure(&m, u, 1, 0.0);
   double worst = 0;
   for (int t = 0; t < 8; ++t) worst = fmax(worst, fmax(rel(m.wsl[t], wsl0[t]), rel(m.ysl[t], ysl0[t])));
   CHECK(rel(m.wact, 2.2362137484535451e+04) < 1e-13 && rel(m.yact, 3.6674332869487243e+03) < 1e-13 &&
@@ -97,7 +97,7 @@ static void log_cases(void) {
   }
   eps = 0.0008;
   wf_flow(u, &po, 0.0, 2.0, &eps);
-  wf_measure(u, 1, 2.0, &m);
+  wf_measure(&m, u, 1, 2.0);
   worst = 0;
   for (int t = 0; t < 8; ++t) worst = fmax(worst, fmax(rel(m.wsl[t], wsl2[t]), rel(m.ysl[t], ysl2[t])));
   CHECK(rel(m.wact, 5.1755194183516278e+02) < 1e-10 && rel(m.yact, 4.0438698122423392e+02) < 1e-10 &&
@@ -385,7 +385,7 @@ static void grid_cases(const char *ref_file) {
     wf_flow(u, &p, 0.0, 0.05, &eps);
     wf_measurement m;
     memset(&m, 0, sizeof m);
-    wf_measure(u, open, 0.05, &m);
+    wf_measure(&m, u, open, 0.05);
     v[k][0] = m.wact;
     v[k][1] = m.yact;
     v[k][2] = m.qtop;
