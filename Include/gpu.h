@@ -99,19 +99,55 @@ HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
 
 /* ------------------------------------------------------------------ kernel language */
 
+/* Launch bounds. Every kernel declares the largest block it may be launched with
+ * (max_threads) and the registers per thread it is budgeted (regs): HR_KERNEL_BOUNDED. CUDA
+ * gets __launch_bounds__(max_threads, 65536 / (max_threads * regs) blocks per multiprocessor),
+ * so ptxas keeps the kernel launchable with max_threads threads (within regs registers when
+ * max_threads * regs divides the register file); Make/ptxas_check.sh checks the budgets. The
+ * emulated backend takes regs as the kernel's register count and refuses, as a GPU would,
+ * blocks above max_threads or above 65536 / regs (rounded down to a warp). The tuner asks the
+ * runtime for each kernel's limits (hr_tune_begin_kernel) and tries only sizes that fit. */
+#define HR_REGISTER_FILE 65536
+#define HR_WARP 32
+/* Default bounds of HR_KERNEL: blocks of up to 256 threads, 128 registers. */
+#define HR_KERNEL_DEFAULT_THREADS 256
+#define HR_KERNEL_DEFAULT_REGS 128
+/* Declared limits of a kernel (filled by the HR_KERNEL_* macros). */
+typedef struct {
+  int max_threads; /* largest block declared (launch bounds) */
+  int regs;        /* registers per thread budgeted (emulated: the kernel's register count) */
+} hr_kernel_limits;
+#define HR_LB_MIN_BLOCKS_(t, r) ((t) * (r) >= HR_REGISTER_FILE ? 1 : HR_REGISTER_FILE / ((t) * (r)))
+/* Host function returning the declared limits of kernel `name` (name_hr_limits). */
+#define HR_KERNEL_LIMITS_FN_(name, t, r)                                                       \
+  static inline hr_kernel_limits HR_CAT(name, _hr_limits)(void) {                              \
+    hr_kernel_limits l;                                                                        \
+    l.max_threads = (t);                                                                       \
+    l.regs = (r);                                                                              \
+    return l;                                                                                  \
+  }
+/* Declared limits of kernel `name`. */
+#define HR_KERNEL_LIMITS(name) HR_CAT(name, _hr_limits)()
+
 #ifdef __CUDACC__
-/* Define a kernel (static to the file). */
-#define HR_KERNEL(name, ...) static __global__ void name(__VA_ARGS__)
-/* A kernel launchable with every block size the tuner tries (up to 1024 threads: the compiler
- * keeps it within 64 registers per thread, spilling if it needs more). */
-#define HR_KERNEL_ANY_BLOCK(name, ...)                                                         \
-  static __global__ void __launch_bounds__(1024) name(__VA_ARGS__)
-/* Run kernel_ on nblocks_ blocks of nthreads_ threads (asynchronous on a real GPU). */
+/* Define a kernel (static to the file) launchable with blocks of up to max_threads threads,
+ * budgeted regs registers per thread. */
+#define HR_KERNEL_BOUNDED(name, max_threads, regs, ...)                                        \
+  HR_KERNEL_LIMITS_FN_(name, max_threads, regs)                                                \
+  static __global__ void __launch_bounds__(max_threads, HR_LB_MIN_BLOCKS_(max_threads, regs))  \
+      name(__VA_ARGS__)
+/* Run kernel_ on nblocks_ blocks of nthreads_ threads (asynchronous on a real GPU); a launch
+ * the device refuses stops the program (tuned launches retry instead). */
 #define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
   do {                                                                                         \
     kernel_<<<(nblocks_), (nthreads_)>>>(__VA_ARGS__);                                         \
     hr_gpu_check_launch(HR_STR(kernel_));                                                      \
   } while (0)
+/* The same without the check (the caller asks hr_tune_launched). */
+#define HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                                \
+  kernel_<<<(nblocks_), (nthreads_)>>>(__VA_ARGS__)
+/* What the tuner passes to the runtime to ask for a kernel's attributes. */
+#define HR_KERNEL_FUNC_(kernel_) ((const void *)(kernel_))
 #define HR_BLOCK_INDEX() ((int)blockIdx.x)
 #define HR_BLOCK_DIM() ((int)blockDim.x)
 #define HR_THREAD_LOOP(t)                                                                      \
@@ -119,30 +155,54 @@ HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
 #define HR_SYNC_THREADS() __syncthreads()
 #define HR_SHARED __shared__
 #else
-/* Emulated backend: a kernel is a host function called once per block. */
+/* Emulated backend: a kernel is a host function called once per block. The threads of a
+ * block run one after the other in the order t = (mul * i + add) mod dim, i = 0 .. dim-1,
+ * with mul coprime to dim chosen per block and add changed at every HR_SYNC_THREADS(), so
+ * that a kernel depending on the order of its threads between barriers shows it (scrambled
+ * order is the default; HR_GPU_EMU_ORDER=sequential in the environment runs t = 0 .. dim-1). */
 typedef struct {
   int block; /* index of the block */
   int dim;   /* threads per block */
+  int mul;   /* thread order: t = (mul * i + add) mod dim */
+  int add;
 } hr_block_ctx;
-#define HR_KERNEL(name, ...) static void name(hr_block_ctx hr_ctx_, __VA_ARGS__)
-#define HR_KERNEL_ANY_BLOCK(name, ...) HR_KERNEL(name, __VA_ARGS__)
-#define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
+#define HR_KERNEL_BOUNDED(name, max_threads, regs, ...)                                        \
+  HR_KERNEL_LIMITS_FN_(name, max_threads, regs)                                                \
+  static void name(hr_block_ctx hr_ctx_, __VA_ARGS__)
+#define HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                                \
   do {                                                                                         \
     const int hr_nb_ = (nblocks_), hr_bd_ = (nthreads_);                                       \
-    HR_OMP_PRAGMA(omp parallel for schedule(static))                                           \
-    for (int hr_b_ = 0; hr_b_ < hr_nb_; hr_b_++) {                                             \
-      hr_block_ctx hr_c_;                                                                      \
-      hr_c_.block = hr_b_;                                                                     \
-      hr_c_.dim = hr_bd_;                                                                      \
-      kernel_(hr_c_, __VA_ARGS__);                                                             \
+    if (hr_gpu_emu_launch_ok(HR_STR(kernel_), HR_KERNEL_LIMITS(kernel_), hr_bd_)) {            \
+      HR_OMP_PRAGMA(omp parallel for schedule(static))                                         \
+      for (int hr_b_ = 0; hr_b_ < hr_nb_; hr_b_++) {                                           \
+        hr_block_ctx hr_c_;                                                                    \
+        hr_gpu_emu_block(&hr_c_, hr_b_, hr_bd_);                                               \
+        kernel_(hr_c_, __VA_ARGS__);                                                           \
+      }                                                                                        \
     }                                                                                          \
   } while (0)
+#define HR_LAUNCH(kernel_, nblocks_, nthreads_, ...)                                           \
+  do {                                                                                         \
+    HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, __VA_ARGS__);                           \
+    hr_gpu_emu_check_launch(HR_STR(kernel_));                                                  \
+  } while (0)
+#define HR_KERNEL_FUNC_(kernel_) ((const void *)0)
 #define HR_BLOCK_INDEX() (hr_ctx_.block)
 #define HR_BLOCK_DIM() (hr_ctx_.dim)
-#define HR_THREAD_LOOP(t) for (int t = 0; t < hr_ctx_.dim; t++)
-#define HR_SYNC_THREADS() ((void)0)
+#define HR_THREAD_LOOP(t)                                                                      \
+  for (int hr_i_##t = 0, t = 0;                                                                \
+       hr_i_##t < hr_ctx_.dim &&                                                               \
+       ((t = (int)(((long long)hr_ctx_.mul * hr_i_##t + hr_ctx_.add) % hr_ctx_.dim)), 1);      \
+       hr_i_##t++)
+#define HR_SYNC_THREADS() ((void)(hr_ctx_.add += hr_ctx_.mul == 1 ? 0 : 1 + hr_ctx_.dim / 3))
 #define HR_SHARED
 #endif
+/* Define a kernel with the default bounds (HR_KERNEL_DEFAULT_THREADS threads, 128 registers). */
+#define HR_KERNEL(name, ...)                                                                   \
+  HR_KERNEL_BOUNDED(name, HR_KERNEL_DEFAULT_THREADS, HR_KERNEL_DEFAULT_REGS, __VA_ARGS__)
+/* A kernel launchable with every block size the tuner tries (up to 1024 threads: the compiler
+ * keeps it within 64 registers per thread, spilling if it needs more). */
+#define HR_KERNEL_ANY_BLOCK(name, ...) HR_KERNEL_BOUNDED(name, 1024, 64, __VA_ARGS__)
 /* Reductions sum per-site contributions in chunks of HR_REDUCE_CHUNK consecutive sites of a
  * piece (a fixed halving tree inside each chunk), on every backend; reduction kernels use
  * blocks of a multiple of HR_REDUCE_CHUNK threads, at most HR_REDUCE_MAX_BLOCK. */
@@ -153,14 +213,20 @@ typedef struct {
 #define HR_THREAD_INDEX(t) (HR_BLOCK_INDEX() * HR_BLOCK_DIM() + (t))
 
 /* Launch `kernel` for n threads with the block size chosen by the tuner for (kernel, n);
- * nothing is launched for n <= 0. */
+ * nothing is launched for n <= 0. A block size the device refuses is skipped (logged) and
+ * the launch repeated with another candidate: never fatal while one can launch. */
 #define HR_TUNED_LAUNCH(kernel_, n_, class_, ...)                                              \
   do {                                                                                         \
     const int hr_n_ = (n_);                                                                    \
     if (hr_n_ > 0) {                                                                           \
       hr_tune_token hr_tok_;                                                                   \
-      const int hr_bs_ = hr_tune_begin(HR_STR(kernel_), hr_n_, (class_), &hr_tok_);            \
-      HR_LAUNCH(kernel_, (hr_n_ + hr_bs_ - 1) / hr_bs_, hr_bs_, __VA_ARGS__);                  \
+      int hr_bs_ = hr_tune_begin_kernel(HR_STR(kernel_), HR_KERNEL_FUNC_(kernel_),             \
+                                        HR_KERNEL_LIMITS(kernel_), hr_n_, (class_), &hr_tok_); \
+      for (;;) {                                                                               \
+        HR_LAUNCH_UNCHECKED_(kernel_, (hr_n_ + hr_bs_ - 1) / hr_bs_, hr_bs_, __VA_ARGS__);     \
+        if (hr_tune_launched(&hr_tok_)) break;                                                 \
+        hr_bs_ = hr_tune_retry(&hr_tok_);                                                      \
+      }                                                                                        \
       hr_tune_end(&hr_tok_);                                                                   \
     }                                                                                          \
   } while (0)
@@ -181,12 +247,49 @@ typedef struct {
   int slot;  /* table entry, -1 when not timing */
   int trial; /* trial number while exploring */
   double t0; /* start time */
+  int entry; /* table entry of the launch (-1: none), for hr_tune_retry */
+  int block; /* block size handed out */
+  const char *kernel;
 } hr_tune_token;
 
 /* Block size for the next launch of `kernel` over n threads. The first
  * HR_TUNE_ROUNDS x (number of candidates) launches of each (kernel, n) try each candidate in
- * turn, timed with synchronisation; afterwards the fastest is returned. */
+ * turn, timed with synchronisation; afterwards the fastest is returned. Every candidate is
+ * allowed (no kernel limits). */
 int hr_tune_begin(const char *kernel, int n, hr_tune_class cls, hr_tune_token *tok);
+/* The same for a kernel with limits: func is the kernel (CUDA: asked for its attributes with
+ * cudaFuncGetAttributes: registers, largest block), lim its declared bounds (the emulated
+ * backend's limits); only candidates that can launch are tried. Decisions are keyed by
+ * (kernel, local VOLUME, n), logged once, and read from / written to the tuning file
+ * HR_GPU_TUNE_FILE when that variable is set (hr_tune_load, hr_tune_save). */
+int hr_tune_begin_kernel(const char *kernel, const void *func, hr_kernel_limits lim, int n,
+                         hr_tune_class cls, hr_tune_token *tok);
+/* 1 if the launch just made with tok's block size was accepted by the device, 0 if it was
+ * refused (nothing ran; CUDA: the launch error is consumed). */
+int hr_tune_launched(hr_tune_token *tok);
+/* After a refused launch: logs it, never offers that size again for the kernel, and returns
+ * the next block size to try (stops the program only when no candidate is left). */
+int hr_tune_retry(hr_tune_token *tok);
+/* Write the decided block sizes to `path` (lines "kernel volume n block"; rank 0 only);
+ * returns 0, or -1 if it cannot be written. */
+int hr_tune_save(const char *path);
+/* Read decided block sizes from `path` (as written by hr_tune_save); returns the number of
+ * entries read, or -1 if it cannot be read. Entries for another volume are kept but not used
+ * on this one; a size the kernel cannot launch is retuned. */
+int hr_tune_load(const char *path);
+/* Limits of a kernel as the runtime reports them: largest block and registers (CUDA:
+ * cudaFuncGetAttributes; emulated: from the declared limits). */
+hr_kernel_limits hr_tune_kernel_limits(const void *func, hr_kernel_limits declared);
+/* Emulated launcher (emulated builds): 1 if a block of `threads` may launch under `lim`
+ * (else records the refusal for hr_tune_launched / hr_gpu_check_launch and returns 0); the
+ * thread order of block `block` (HR_THREAD_LOOP). */
+int hr_gpu_emu_launch_ok(const char *kernel, hr_kernel_limits lim, int threads);
+void hr_gpu_emu_block(void *ctx, int block, int dim);
+/* Emulated HR_LAUNCH: stop the program if the launch just made was refused. */
+void hr_gpu_emu_check_launch(const char *kernel);
+/* Emulated builds, for tests: refuse launches with blocks above `threads` whatever the kernel
+ * declares (0: no such limit), as a device that reports more than it accepts. */
+void hr_gpu_emu_refuse_above(int threads);
 /* End of a launch started with hr_tune_begin (records its time while exploring). */
 void hr_tune_end(hr_tune_token *tok);
 /* Record `seconds` for the launch of `tok` (hr_tune_end does this with the measured time;

@@ -33,6 +33,8 @@ hr_build_options() {
 hr_build_env() {
   case "$1" in
     su3-fund) echo "HR_LONG_TESTS=1";;
+    # the emulated build also runs the host-staged halo exchange (as without CUDA-aware MPI)
+    emulated-mpi-su3-fund) echo "HR_GPU_HOST_STAGED=1";;
     *)        echo "";;
   esac
 }
@@ -41,7 +43,9 @@ hr_build_action() {
   case "$1" in
     install-pkgconfig) echo "make -s install && bash \"$top/Make/check_installed.sh\" \"$root/install-pkgconfig/prefix\"";;
     distcheck)         echo "make -s distcheck";;
-    cuda-compile)      echo "make -s check TESTS=";; # compile and link library, programs and tests; run nothing (no GPU)
+    # compile and link library, programs and tests; run nothing (no GPU); then the register
+    # check of every kernel (Make/ptxas_check.sh: budgets, no spills, no stack frame)
+    cuda-compile)      echo "make -s check TESTS= && sh \"$top/Make/ptxas_check.sh\" \"$top\" . \"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\"";;
     *)                 echo "check";;
   esac
 }

@@ -17,6 +17,7 @@
 #define DGPU_MAT suNf
 #define DGPU_CLOVER suNf_clover
 #define DGPU_REAL double
+#define DGPU_REGS 128
 #include "dirac_gpu_template.h"
 
 #define DGPU_SFX _flt
@@ -24,6 +25,7 @@
 #define DGPU_MAT suNf_flt
 #define DGPU_CLOVER suNf_clover_flt
 #define DGPU_REAL float
+#define DGPU_REGS 96
 #include "dirac_gpu_template.h"
 
 #else

@@ -15,6 +15,9 @@
 #ifndef DGPU_CLOVER
 #error "dirac_gpu_template.h: define DGPU_CLOVER (the clover block type) before including"
 #endif
+#ifndef DGPU_REGS
+#error "dirac_gpu_template.h: define DGPU_REGS (the register budget of the kernels) before including"
+#endif
 #ifndef DGPU_REAL
 #error "dirac_gpu_template.h: define DGPU_REAL (the real type) before including"
 #endif
@@ -23,58 +26,90 @@
 #define DGPU_RD_(type) HR_CAT(read_gpu_, type)
 #define DGPU_WR_(type) HR_CAT(write_gpu_, type)
 
-/* One thread per site of an output piece starting at index `first` with n sites. */
-HR_KERNEL(DGPU_(dirac_hop_kernel), dirac_gpu_args a, int first, int n) {
-  HR_THREAD_LOOP(t) {
-    const int i = HR_THREAD_INDEX(t);
-    if (i < n) {
-      const int ix = first + i;
-      const DGPU_SPINOR *in = (const DGPU_SPINOR *)a.in;
-      const DGPU_MAT *u = (const DGPU_MAT *)a.u;
-      DGPU_SPINOR sup[4], sdn[4];
-      DGPU_MAT uup[4], udn[4];
-      const DGPU_SPINOR *pup[4], *pdn[4];
-      const DGPU_MAT *qup[4], *qdn[4];
-      HR_GPU_SITE_AT(a.usites, ix, ex, ux_off, ux_len);
-      for (int mu = 0; mu < 4; mu++) {
-        const int iy = a.iup[4 * ix + mu], iz = a.idn[4 * ix + mu];
-        {
-          HR_GPU_SITE_AT(a.isites, iy, e, off, len);
-          DGPU_RD_(DGPU_SPINOR)(len, &sup[mu], in + off, e - off, 0);
-        }
-        {
-          HR_GPU_SITE_AT(a.isites, iz, e, off, len);
-          DGPU_RD_(DGPU_SPINOR)(len, &sdn[mu], in + off, e - off, 0);
-        }
-        DGPU_RD_(DGPU_MAT)(ux_len, &uup[mu], u + 4 * ux_off, ex - ux_off, mu);
-        {
-          HR_GPU_SITE_AT(a.usites, iz, e, off, len);
-          DGPU_RD_(DGPU_MAT)(len, &udn[mu], u + 4 * off, e - off, mu);
-        }
-        pup[mu] = &sup[mu];
-        pdn[mu] = &sdn[mu];
-        qup[mu] = &uup[mu];
-        qdn[mu] = &udn[mu];
-      }
-      DGPU_SPINOR r, o, xv;
-      DGPU_(dirac_site_hop)(pup, pdn, qup, qdn, &r);
-      HR_GPU_SITE_AT(a.osites, ix, eo, o_off, o_len);
-      if (a.x != NULL) DGPU_RD_(DGPU_SPINOR)(o_len, &xv, (const DGPU_SPINOR *)a.x + o_off, eo - o_off, 0);
-      const DGPU_SPINOR *px = a.x != NULL ? &xv : NULL;
-      if (a.cl != NULL) {
-        DGPU_CLOVER c;
-        DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a.cl + ux_off, ex - ux_off, 0);
-        DGPU_(dirac_site_finish)(a.mode, a.g5, (DGPU_REAL)a.s, (DGPU_REAL)a.diag, px, &c, &r, &o);
-      } else {
-        DGPU_(dirac_site_finish)(a.mode, a.g5, (DGPU_REAL)a.s, (DGPU_REAL)a.diag, px, NULL, &r, &o);
-      }
-      DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a.out + o_off, eo - o_off, 0);
+/* One direction of the hopping sum at site ix: reads the neighbour spinor and the link, then
+ * r (+)= (1 + sg gamma_mu) W psi (dirac_site_hop_dir: projection, two mat-vecs, reconstruction,
+ * accumulation), so that only one neighbour and one link are live at a time. */
+HR_INLINE void DGPU_(dirac_gpu_hop_dir)(const dirac_gpu_args *a, int ix, int ex, int ux_off,
+                                        int ux_len, int mu, int sg, int first, DGPU_SPINOR *r) {
+  const DGPU_SPINOR *in = (const DGPU_SPINOR *)a->in;
+  const DGPU_MAT *u = (const DGPU_MAT *)a->u;
+  DGPU_SPINOR psi;
+  DGPU_MAT w;
+  if (sg < 0) {
+    const int iy = a->iup[4 * ix + mu];
+    HR_GPU_SITE_AT(a->isites, iy, e, off, len);
+    DGPU_RD_(DGPU_SPINOR)(len, &psi, in + off, e - off, 0);
+    DGPU_RD_(DGPU_MAT)(ux_len, &w, u + 4 * ux_off, ex - ux_off, mu);
+  } else {
+    const int iz = a->idn[4 * ix + mu];
+    {
+      HR_GPU_SITE_AT(a->isites, iz, e, off, len);
+      DGPU_RD_(DGPU_SPINOR)(len, &psi, in + off, e - off, 0);
     }
+    HR_GPU_SITE_AT(a->usites, iz, e, off, len);
+    DGPU_RD_(DGPU_MAT)(len, &w, u + 4 * off, e - off, mu);
   }
+  DGPU_(dirac_site_hop_dir)(mu, sg, first, &psi, &w, r);
 }
 
+/* The hopping application at one output site, for one variant (mode, g5, clover): constants
+ * at every call, so each kernel below is compiled without the branches of the others. The
+ * directions are summed in the order of dirac_site_hop_generic. */
+HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mode, int g5,
+                                         int has_cl) {
+  DGPU_SPINOR r, o;
+  HR_GPU_SITE_AT(a->usites, ix, ex, ux_off, ux_len);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 0, -1, 1, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 0, +1, 0, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 1, -1, 0, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 1, +1, 0, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 2, -1, 0, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 2, +1, 0, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 3, -1, 0, &r);
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 3, +1, 0, &r);
+  HR_GPU_SITE_AT(a->osites, ix, eo, o_off, o_len);
+  DGPU_SPINOR xv;
+  const DGPU_SPINOR *px = NULL;
+  if (mode == DIRAC_HOP_PLUS_DIAG) {
+    DGPU_RD_(DGPU_SPINOR)(o_len, &xv, (const DGPU_SPINOR *)a->x + o_off, eo - o_off, 0);
+    px = &xv;
+  }
+  if (has_cl) {
+    DGPU_CLOVER c;
+    DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a->cl + ux_off, ex - ux_off, 0);
+    DGPU_(dirac_site_finish)(mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, &c, &r, &o);
+  } else {
+    DGPU_(dirac_site_finish)(mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, NULL, &r, &o);
+  }
+  DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a->out + o_off, eo - o_off, 0);
+}
+
+/* One kernel per variant: one thread per site of an output piece starting at index `first`
+ * with n sites. Bounds: 256 threads, DGPU_REGS registers (Doc/gpu.md). */
+#define DGPU_HOP_KERNEL_(mode, g5, cl)                                                         \
+  HR_KERNEL_BOUNDED(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), 256, DGPU_REGS,    \
+                    dirac_gpu_args a, int first, int n) {                                      \
+    HR_THREAD_LOOP(t) {                                                                        \
+      const int i = HR_THREAD_INDEX(t);                                                        \
+      if (i < n) DGPU_(dirac_gpu_hop_site)(&a, first + i, mode, g5, cl);                       \
+    }                                                                                          \
+  }
+DGPU_HOP_KERNEL_(0, 0, 0)
+DGPU_HOP_KERNEL_(0, 0, 1)
+DGPU_HOP_KERNEL_(0, 1, 0)
+DGPU_HOP_KERNEL_(0, 1, 1)
+DGPU_HOP_KERNEL_(1, 0, 0)
+DGPU_HOP_KERNEL_(1, 0, 1)
+DGPU_HOP_KERNEL_(1, 1, 0)
+DGPU_HOP_KERNEL_(1, 1, 1)
+DGPU_HOP_KERNEL_(2, 0, 0)
+DGPU_HOP_KERNEL_(2, 0, 1)
+DGPU_HOP_KERNEL_(2, 1, 0)
+DGPU_HOP_KERNEL_(2, 1, 1)
+#undef DGPU_HOP_KERNEL_
+
 /* One thread per site of a piece: the diagonal part. */
-HR_KERNEL(DGPU_(dirac_diag_kernel), dirac_gpu_args a, int first, int n) {
+HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, int first, int n) {
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
@@ -96,9 +131,21 @@ HR_KERNEL(DGPU_(dirac_diag_kernel), dirac_gpu_args a, int first, int n) {
 }
 
 void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a) {
+  const int variant = 4 * a->mode + 2 * (a->g5 != 0) + (a->cl != NULL);
   for (int ixp = p0; ixp < p1; ixp++) {
-    const int n = _PIECE_LENGTH(og, ixp);
-    HR_TUNED_LAUNCH(DGPU_(dirac_hop_kernel), n, HR_TUNE_STREAMING, *a, og->master_start[ixp], n);
+    const int n = _PIECE_LENGTH(og, ixp), f = og->master_start[ixp];
+#define DGPU_CASE_(mode, g5, cl)                                                               \
+  case 4 * mode + 2 * g5 + cl:                                                                 \
+    HR_TUNED_LAUNCH(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), n,                 \
+                    HR_TUNE_STREAMING, *a, f, n);                                              \
+    break;
+    switch (variant) {
+      DGPU_CASE_(0, 0, 0) DGPU_CASE_(0, 0, 1) DGPU_CASE_(0, 1, 0) DGPU_CASE_(0, 1, 1)
+      DGPU_CASE_(1, 0, 0) DGPU_CASE_(1, 0, 1) DGPU_CASE_(1, 1, 0) DGPU_CASE_(1, 1, 1)
+      DGPU_CASE_(2, 0, 0) DGPU_CASE_(2, 0, 1) DGPU_CASE_(2, 1, 0) DGPU_CASE_(2, 1, 1)
+      default: break;
+    }
+#undef DGPU_CASE_
   }
 }
 
@@ -112,6 +159,7 @@ void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a
 #undef DGPU_
 #undef DGPU_RD_
 #undef DGPU_WR_
+#undef DGPU_REGS
 #undef DGPU_SFX
 #undef DGPU_SPINOR
 #undef DGPU_MAT

@@ -8,10 +8,16 @@
  *     n = 0 and covers [0, n) for any n and any block size the tuner tries;
  *   the tuner: with chosen times it tries every candidate HR_TUNE_ROUNDS times and keeps the
  *     fastest; keys (kernel, n) are independent; reduction candidates are multiples of
- *     HR_REDUCE_CHUNK. */
+ *     HR_REDUCE_CHUNK;
+ *   launch limits: a kernel declared with 168 registers (512 and 1024 threads forbidden) runs
+ *     every tuned launch, tuned to an allowed size; sizes the device refuses beyond its
+ *     reported limits are skipped, never fatal; a forced size is lowered to the limit; the
+ *     tuning file round trip; the emulated thread order is a scrambled permutation. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libhr.h"
 
@@ -62,7 +68,7 @@ END_TEST
 
 /* ------------------------------------------------------------------ kernel language */
 
-HR_KERNEL(count_kernel, int n, int *hits) {
+HR_KERNEL_ANY_BLOCK(count_kernel, int n, int *hits) {
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
     if (i < n) hits[i] += 1;
@@ -86,7 +92,7 @@ START_TEST(test_launch_covers_each_thread_once) {
 END_TEST
 
 /* Block-wide tree sum of x[block*dim .. ] through shared memory, as the reductions do. */
-HR_KERNEL(tree_kernel, int n, const double *x, double *sums) {
+HR_KERNEL_ANY_BLOCK(tree_kernel, int n, const double *x, double *sums) {
   HR_SHARED double s[HR_REDUCE_MAX_BLOCK];
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
@@ -188,6 +194,120 @@ START_TEST(test_reduction_candidates) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ launch limits */
+
+/* Declared with 168 registers per thread: 65536 / 168 allows 384 threads, not 512 or 1024. */
+HR_KERNEL_BOUNDED(heavy_kernel, 1024, 168, int n, int *hits, int *maxdim) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n) hits[i] += 1;
+    if (t == 0 && HR_BLOCK_DIM() > *maxdim) *maxdim = HR_BLOCK_DIM();
+  }
+}
+
+/* Tuned launches of a kernel whose registers forbid 512 and 1024 threads: every launch runs,
+ * only allowed sizes are tried, the choice is allowed; then a device that refuses more than
+ * it reports (blocks above 128): those sizes are skipped, nothing fatal. */
+START_TEST(test_tuner_respects_limits) {
+  hr_tune_reset();
+  hr_kernel_limits l = hr_tune_kernel_limits(NULL, HR_KERNEL_LIMITS(heavy_kernel));
+  ck_assert_int_eq(l.max_threads, 384);
+  const int n = 5000, launches = 40;
+  int *hits = calloc(n, sizeof(int));
+  int maxdim = 0;
+  for (int r = 0; r < launches; r++) HR_TUNED_LAUNCH(heavy_kernel, n, HR_TUNE_STREAMING, n, hits, &maxdim);
+  for (int i = 0; i < n; i++) ck_assert_int_eq(hits[i], launches);
+  ck_assert_int_le(maxdim, 384);
+  const int chosen = hr_tune_lookup("heavy_kernel", n);
+  ck_assert_msg(chosen >= 64 && chosen <= 256, "chose %d", chosen);
+  /* Refusals the limits did not predict are skipped. */
+  hr_tune_reset();
+  hr_gpu_emu_refuse_above(128);
+  maxdim = 0;
+  for (int r = 0; r < launches; r++) HR_TUNED_LAUNCH(heavy_kernel, n, HR_TUNE_STREAMING, n, hits, &maxdim);
+  hr_gpu_emu_refuse_above(0);
+  for (int i = 0; i < n; i++) ck_assert_int_eq(hits[i], 2 * launches);
+  ck_assert_int_le(maxdim, 128);
+  ck_assert_int_le(hr_tune_lookup("heavy_kernel", n), 128);
+  ck_assert_int_gt(hr_tune_lookup("heavy_kernel", n), 0);
+  /* A forced size above the limit is lowered to it. */
+  hr_tune_reset();
+  hr_tune_force_block(1024);
+  maxdim = 0;
+  HR_TUNED_LAUNCH(heavy_kernel, n, HR_TUNE_STREAMING, n, hits, &maxdim);
+  hr_tune_force_block(0);
+  ck_assert_int_eq(maxdim, 384);
+  for (int i = 0; i < n; i++) ck_assert_int_eq(hits[i], 2 * launches + 1);
+  free(hits);
+  hr_tune_reset();
+}
+END_TEST
+
+/* Decisions saved to a file and read back are used without retuning. */
+START_TEST(test_tuning_file) {
+  hr_tune_reset();
+  const int n = 777;
+  int *hits = calloc(n, sizeof(int));
+  int maxdim = 0;
+  const int *cand;
+  const int launches = HR_TUNE_ROUNDS * hr_tune_candidates(HR_TUNE_STREAMING, &cand);
+  for (int r = 0; r < launches; r++) HR_TUNED_LAUNCH(heavy_kernel, n, HR_TUNE_STREAMING, n, hits, &maxdim);
+  const int chosen = hr_tune_lookup("heavy_kernel", n);
+  ck_assert_int_gt(chosen, 0);
+  char path[] = "/tmp/hr_tune_XXXXXX";
+  const int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert_int_eq(hr_tune_save(path), 0);
+  hr_tune_reset();
+  ck_assert_int_eq(hr_tune_lookup("heavy_kernel", n), -1);
+  ck_assert_int_ge(hr_tune_load(path), 1);
+  hr_tune_token tok;
+  ck_assert_int_eq(hr_tune_begin_kernel("heavy_kernel", NULL, HR_KERNEL_LIMITS(heavy_kernel), n,
+                                        HR_TUNE_STREAMING, &tok),
+                   chosen);
+  ck_assert_int_eq(tok.slot, -1); /* not timed: decided by the file */
+  ck_assert_int_eq(hr_tune_lookup("heavy_kernel", n), chosen);
+  /* An entry above the kernel's limit is retuned, not used. */
+  FILE *f = fopen(path, "w");
+  fprintf(f, "heavy_kernel %d %d 1024\n", VOLUME, n);
+  fclose(f);
+  hr_tune_reset();
+  ck_assert_int_eq(hr_tune_load(path), 1);
+  ck_assert_int_le(hr_tune_begin_kernel("heavy_kernel", NULL, HR_KERNEL_LIMITS(heavy_kernel), n,
+                                        HR_TUNE_STREAMING, &tok),
+                   384);
+  hr_tune_end(&tok);
+  remove(path);
+  free(hits);
+  hr_tune_reset();
+}
+END_TEST
+
+/* The emulated thread order is a permutation of the block, different from 0 .. dim-1. */
+HR_KERNEL_ANY_BLOCK(order_kernel, int *order, int *pos) {
+  HR_THREAD_LOOP(t) { order[HR_BLOCK_INDEX() * HR_BLOCK_DIM() + (*pos)++ % HR_BLOCK_DIM()] = t; }
+}
+
+START_TEST(test_thread_order_is_permutation) {
+  const int bs = 96;
+  int order[96], seen[96], pos = 0;
+  HR_LAUNCH(order_kernel, 1, bs, order, &pos);
+  memset(seen, 0, sizeof seen);
+  int moved = 0;
+  for (int i = 0; i < bs; i++) {
+    ck_assert(order[i] >= 0 && order[i] < bs);
+    seen[order[i]]++;
+    moved |= order[i] != i;
+  }
+  for (int i = 0; i < bs; i++) ck_assert_int_eq(seen[i], 1);
+#if HR_GPU_BACKEND == HR_GPU_EMULATED
+  const char *env = getenv("HR_GPU_EMU_ORDER");
+  if (env == NULL || strcmp(env, "sequential") != 0) ck_assert_msg(moved, "threads ran in order");
+#endif
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("gpu_kernels");
   TCase *tc = tcase_create("core");
@@ -198,6 +318,9 @@ int main(void) {
   tcase_add_test(tc, test_tuned_launch);
   tcase_add_test(tc, test_tuner_keeps_fastest);
   tcase_add_test(tc, test_reduction_candidates);
+  tcase_add_test(tc, test_tuner_respects_limits);
+  tcase_add_test(tc, test_tuning_file);
+  tcase_add_test(tc, test_thread_order_is_permutation);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,96 @@
+#!/bin/sh
+# ptxas_check.sh SRCDIR BUILDDIR [NVCC] -- the register check of the CUDA kernels (Doc/gpu.md):
+# compiles every .cu file of the library (not TestProgram/) with nvcc -Xptxas -v for sm_80
+# and sm_90, prints one table line per kernel and architecture (registers, spill stores and
+# loads, stack frame) and fails when a kernel spills, uses a stack frame or exceeds its
+# register budget: 96 for single-precision (_flt) kernels, 128 for the others (double
+# precision hopping, clover, linear algebra, force, heatbath ...). Kernels listed in
+# Make/ptxas_known.txt are known offenders: they are printed as KNOWN and fail only when one
+# of their figures (registers, spill bytes, stack bytes) gets worse than listed there, so the
+# list can only shrink. Run by the cuda-compile build of Make/builds.sh; exit status 0 = pass.
+# HR_PTXAS_ARCHS (default "80 90") and HR_PTXAS_FLAGS (extra nvcc flags) may be set.
+set -u
+src=$(cd "${1:?usage: ptxas_check.sh SRCDIR BUILDDIR [NVCC]}" && pwd)
+build=$(cd "${2:?usage: ptxas_check.sh SRCDIR BUILDDIR [NVCC]}" && pwd)
+nvcc=${3:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
+archs=${HR_PTXAS_ARCHS:-80 90}
+known="$src/Make/ptxas_known.txt"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# The budgets (registers per thread).
+budget_flt=96
+budget_dbl=128
+
+: > "$tmp/table"
+status=0
+for cu in $(cd "$src" && find . -name '*.cu' ! -path './TestProgram/*' ! -path './build/*' | sort); do
+  dir=$(dirname "$cu")
+  for sm in $archs; do
+    log="$tmp/log"
+    # Same flags as Make/cuda.am's .cu.lo rule, for one architecture.
+    if ! "$nvcc" -std=c++17 -O2 -lineinfo -fmad=false -I"$src/$dir" -I"$build/$dir" \
+         -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L ${HR_PTXAS_FLAGS:-} \
+         -gencode "arch=compute_$sm,code=sm_$sm" -Xptxas -v -c "$src/$cu" -o "$tmp/o.o" \
+         > "$log" 2>&1; then
+      cat "$log"
+      echo "ptxas_check: $cu does not compile for sm_$sm"
+      status=1
+      continue
+    fi
+    # ptxas prints, per kernel: "Compiling entry function '<mangled>' for 'sm_XX'",
+    # "N bytes stack frame, N bytes spill stores, N bytes spill loads", "Used N registers".
+    awk -v file="$cu" -v sm="$sm" '
+      /Compiling entry function/ { k = $0; sub(/.*function .?/, "", k); sub(/.? for .*/, "", k);
+                                   kern = k; stack = 0; st = 0; ld = 0 }
+      /bytes stack frame/ && kern != "" { stack = $1 + 0; st = $5 + 0; ld = $9 + 0 }
+      /Used [0-9]+ registers/ && kern != "" {
+        for (i = 1; i <= NF; i++) if ($i == "Used") regs = $(i + 1) + 0;
+        print kern, sm, regs, st, ld, stack, file; kern = "" }' "$log" >> "$tmp/table"
+  done
+done
+
+# Demangle kernel names where c++filt is present (static kernels: _ZL<len><name>...).
+if command -v c++filt > /dev/null 2>&1; then
+  awk '{ print $1 }' "$tmp/table" | c++filt | sed 's/(.*//' > "$tmp/names"
+else
+  awk '{ print $1 }' "$tmp/table" > "$tmp/names"
+fi
+paste -d' ' "$tmp/names" "$tmp/table" > "$tmp/table2"
+
+printf '%-34s %-5s %5s %6s %5s %6s %6s  %s\n' kernel sm regs budget spillS spillL stack result
+awk -v bf="$budget_flt" -v bd="$budget_dbl" -v knownfile="$known" '
+  BEGIN {
+    while ((getline line < knownfile) > 0) {
+      if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
+      split(line, f, /[ \t]+/)  # kernel sm regs spill_stores stack
+      key = f[1] " " f[2]; kr[key] = f[3]; ks[key] = f[4]; kst[key] = f[5]; listed[key] = 1
+    }
+  }
+  {
+    name = $1; sm = $3; regs = $4; st = $5; ld = $6; stack = $7
+    budget = (name ~ /_flt/) ? bf : bd
+    key = name " " sm
+    ok = (regs <= budget && st == 0 && ld == 0 && stack == 0)
+    if (ok) res = "ok"
+    else if (key in listed) {
+      seen[key] = 1
+      if (regs <= kr[key] && st <= ks[key] && stack <= kst[key])
+        res = "KNOWN (listed: " kr[key] " regs, " ks[key] " B spill, " kst[key] " B stack)"
+      else { res = "FAIL: worse than listed (" kr[key] " regs, " ks[key] " B spill, " kst[key] " B stack)"; bad = 1 }
+    } else { res = "FAIL"; bad = 1 }
+    if (ok && (key in listed)) { seen[key] = 1; res = "ok (listed as known: remove it)" }
+    printf "%-34s %-5s %5d %6d %5d %6d %6d  %s\n", name, "sm_" sm, regs, budget, st, ld, stack, res
+  }
+  END { exit bad }' "$tmp/table2" || status=1
+nk=$(wc -l < "$tmp/table2")
+if [ "$nk" -eq 0 ]; then
+  echo "ptxas_check: no kernel found"
+  status=1
+fi
+if [ $status -eq 0 ]; then
+  echo "ptxas_check: $nk kernel builds within budget (or no worse than Make/ptxas_known.txt)"
+else
+  echo "ptxas_check: FAILED (budgets: $budget_flt registers for _flt kernels, $budget_dbl otherwise; no spills, no stack)"
+fi
+exit $status
