@@ -64,12 +64,16 @@ typedef struct {
 /* A monomial as an input file describes it (hmc_read_input), built by hmc_build_monomials
  * once the geometry exists. */
 typedef struct {
-  int type;                  /* 0 gauge, 1 hmc, 2 hasenbusch */
+  int type;                  /* 0 gauge, 1 hmc, 2 hasenbusch, 3 rhmc */
   int level;
   double beta, c1;           /* gauge */
   double mass, dm;           /* fermions: bare mass, hasenbusch shift */
   double mt_prec, force_prec;
   int chrono;
+  /* rhmc (rhmc_monomial.h) */
+  int nf, degree, meas_freq, strict;
+  double precision, lmin, lmax;
+  char cache[256];           /* "" for the default */
 } hmc_monomial_spec;
 
 /* Everything that defines the update. */
