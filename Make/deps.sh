@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(build-essential autoconf automake libtool pkg-config check
-          libopenmpi-dev openmpi-bin librandom123-dev)
+          libopenmpi-dev openmpi-bin librandom123-dev libfftw3-dev libfftw3-mpi-dev
+          libmpfr-dev libgmp-dev)
 
 missing=()
 for p in "${packages[@]}"; do
