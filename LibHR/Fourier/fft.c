@@ -196,11 +196,14 @@ static fftw_plan fft_get_plan(int n, int howmany, int sign) {
   return p;
 }
 
+#if HR_WITH_MPI
+/* Wall-clock seconds (the communication time of the transforms). */
 static double fft_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
+#endif
 
 /* Transform along direction mu. */
 static void fft_direction(hr_complex *data, int ncomp, int mu, int sign, double theta) {
