@@ -66,7 +66,7 @@ struct hr_field_memory;
 /* State of one field's halo exchange (opaque). */
 struct hr_field_exchange;
 
-#define HR_FIELD_STRUCT_(kind, site, nlinks, layout, unit)                                     \
+#define HR_FIELD_STRUCT_(kind, site, nlinks, layout, unit, alg_)                               \
   typedef struct kind {                                                                        \
     site *ptr;                           /* host copy */                                       \
     site *gpu_ptr;                       /* device copy (NULL in CPU builds) */                \
@@ -100,7 +100,7 @@ HR_FIELD_KINDS(HR_FIELD_STRUCT_)
  *                             copies) holds the neighbours' values on that side only
  *   sendrecv_<kind>(f)        both
  *   hr_kind_<kind>            the kind's hr_field_kind_info */
-#define HR_FIELD_DECLS_(kind, site, nlinks, layout, unit)                                      \
+#define HR_FIELD_DECLS_(kind, site, nlinks, layout, unit, alg_)                                \
   kind *alloc_##kind(int n, const geometry_descriptor *g);                                     \
   void free_##kind(kind *f);                                                                   \
   void copy_##kind(kind *dst, const kind *src);                                                \

@@ -58,7 +58,7 @@ void fft_unpack_raw(void *field, const hr_complex *plain, const geometry_descrip
 
 /* Per kind: fft_ncomp_<kind>(), fft_pack_<kind>(plain, f), fft_unpack_<kind>(f, plain)
  * (unpack writes the host copy and refreshes the halo). Fields must live on glattice. */
-#define HR_FFT_KIND_(kind, site, nlinks_, layout_, unit)                                       \
+#define HR_FFT_KIND_(kind, site, nlinks_, layout_, unit, alg_)                                 \
   static inline int fft_ncomp_##kind(void) { return nlinks_ * hr_kind_##kind.units; }          \
   static inline void fft_pack_##kind(hr_complex *plain, const kind *f) {                       \
     fft_pack_raw(plain, sync_host_##kind(f), f->type, nlinks_, hr_kind_##kind.units,           \

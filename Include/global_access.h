@@ -68,7 +68,7 @@ void global_access_sync(hr_global_access *a);
 long global_access_pending(const hr_global_access *a);
 
 /* Per field kind: global_access_<kind>(f), a handle on field f (host copy, staged). */
-#define HR_GA_HOOKS_(kind, site, nlinks_, layout_, unit)                                       \
+#define HR_GA_HOOKS_(kind, site, nlinks_, layout_, unit, alg_)                                 \
   static inline void hr_ga_read_##kind(void *f) { sync_host_##kind((kind *)f); }                \
   static inline void hr_ga_write_##kind(void *f) { host_write_##kind((kind *)f); }              \
   static inline hr_global_access *global_access_##kind(kind *f) {                              \

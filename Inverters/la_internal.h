@@ -1,92 +1,78 @@
-/* la_internal.h -- shared by the linear-algebra files of Inverters/ (the host file
+/* la_internal.h -- shared by the field-algebra files of Inverters/ (the host file
  * linear_algebra.c and the kernel file linear_algebra_gpu.c, which nvcc compiles in CUDA
- * builds; so only the C/C++ common subset here): the list of operations with the fields they
- * read and write, the coefficient record, the GPU launchers and the reduction scratch. */
+ * builds; so only the C/C++ common subset here): the coefficient record, what the operation
+ * lists of linear_algebra.h mean per kind (real type, reals per site), the GPU launchers and
+ * the reduction scratch. */
 #ifndef LA_INTERNAL_H
 #define LA_INTERNAL_H
 
 #include "geometry.h"
 #include "gpu.h"
 #include "hr_complex.h"
+#include "linear_algebra.h"
 #include "suN_types.h"
 
 /* Coefficients of one call (double precision; rounded per precision at the site). */
 typedef struct {
-  double r[2];
+  double r[3];
   hr_complex z[2];
 } la_args;
 
-/* Slot masks: an operation has up to 4 field slots; bit i: slot i is read, bit 4+i: written. */
-enum {
-  LA_R0 = 1, LA_R1 = 2, LA_R2 = 4, LA_R3 = 8,
-  LA_W0 = 16, LA_W1 = 32, LA_W2 = 64, LA_W3 = 128
-};
 #define LA_READS(mask, i) (((mask) >> (i)) & 1)
 #define LA_WRITES(mask, i) (((mask) >> (4 + (i))) & 1)
 #define LA_USES(mask, i) (LA_READS(mask, i) | LA_WRITES(mask, i))
 
-/* Streaming operations: X(name, slot mask). The slots are the field arguments of the public
- * function in order (linear_algebra.h). */
-#define LA_STREAMING_OPS(X)                                                                    \
-  X(mul, LA_W0 | LA_R1)                                                                        \
-  X(mulc, LA_W0 | LA_R1)                                                                       \
-  X(mul_add_assign, LA_R0 | LA_W0 | LA_R1)                                                     \
-  X(mulc_add_assign, LA_R0 | LA_W0 | LA_R1)                                                    \
-  X(add, LA_W0 | LA_R1 | LA_R2)                                                                \
-  X(sub, LA_W0 | LA_R1 | LA_R2)                                                                \
-  X(add_assign, LA_R0 | LA_W0 | LA_R1)                                                         \
-  X(sub_assign, LA_R0 | LA_W0 | LA_R1)                                                         \
-  X(lc, LA_W0 | LA_R1 | LA_R2)                                                                 \
-  X(lc_add_assign, LA_R0 | LA_W0 | LA_R1 | LA_R2)                                              \
-  X(minus, LA_W0 | LA_R1)                                                                      \
-  X(g5, LA_W0 | LA_R1)                                                                         \
-  X(g5_assign, LA_R0 | LA_W0)                                                                  \
-  X(cg_direction, LA_R0 | LA_W0 | LA_R1)
-
-/* Reductions: X(name, slot mask, number of doubles in the result: 1 real, 2 complex). */
-#define LA_REDUCTION_OPS(X)                                                                    \
-  X(sqnorm, LA_R0, 1)                                                                          \
-  X(prod, LA_R0 | LA_R1, 2)                                                                    \
-  X(prod_re, LA_R0 | LA_R1, 1)                                                                 \
-  X(prod_im, LA_R0 | LA_R1, 1)                                                                 \
-  X(g5_prod, LA_R0 | LA_R1, 2)                                                                 \
-  X(cg_update, LA_R0 | LA_W0 | LA_R1 | LA_W1 | LA_R2 | LA_R3, 1)
-
-/* LA_MASK_<name> (slot mask) and LA_NRES_<name> (result size) of every operation. */
-#define LA_MASK_S_(name, mask) LA_MASK_##name = (mask),
-#define LA_MASK_R_(name, mask, nres) LA_MASK_##name = (mask), LA_NRES_##name = (nres),
-enum { LA_STREAMING_OPS(LA_MASK_S_) LA_REDUCTION_OPS(LA_MASK_R_) LA_MASK_to_flt = LA_W0 | LA_R1,
-       LA_MASK_to_dbl = LA_W0 | LA_R1 };
-#undef LA_MASK_S_
-#undef LA_MASK_R_
+/* Per device unit of a kind (field_kinds.h): the real type of its components, the reals per
+ * unit (2 complex, 1 real) and the suffix of the per-site functions (la_sites.h). */
+#define LA_REAL_hr_complex double
+#define LA_REAL_hr_complex_flt float
+#define LA_REAL_double double
+#define LA_REAL_float float
+#define LA_W_hr_complex 2
+#define LA_W_hr_complex_flt 2
+#define LA_W_double 1
+#define LA_W_float 1
+#define LA_TAG_hr_complex dbl
+#define LA_TAG_hr_complex_flt flt
+#define LA_TAG_double dbl
+#define LA_TAG_float flt
+#define LA_REAL(unit) LA_REAL_##unit
+#define LA_W(unit) LA_W_##unit
+#define LA_TAG(unit) LA_TAG_##unit
+/* Real components of one site of a kind (all its elements). */
+#define LA_NREAL(site, nlinks, unit) ((int)((nlinks) * (sizeof(site) / sizeof(LA_REAL(unit)))))
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* GPU launchers (linear_algebra_gpu.c): run operation `name` on the device copies d0..d3
- * (NULL for unused slots) of fields on g, one kernel per piece. Reductions store the exact
- * sum over all processes in res[0] (and res[1] for complex results). */
-#define LA_GPU_STREAM_DECL_(name, mask)                                                        \
-  void la_gpu_##name##_f(la_args a, const geometry_descriptor *g, suNf_spinor *d0,             \
-                         suNf_spinor *d1, suNf_spinor *d2, suNf_spinor *d3);                   \
-  void la_gpu_##name##_f_flt(la_args a, const geometry_descriptor *g, suNf_spinor_flt *d0,     \
-                             suNf_spinor_flt *d1, suNf_spinor_flt *d2, suNf_spinor_flt *d3);
-#define LA_GPU_REDUCE_DECL_(name, mask, nres)                                                  \
-  void la_gpu_##name##_f(la_args a, const geometry_descriptor *g, suNf_spinor *d0,             \
-                         suNf_spinor *d1, suNf_spinor *d2, suNf_spinor *d3, double *res);      \
-  void la_gpu_##name##_f_flt(la_args a, const geometry_descriptor *g, suNf_spinor_flt *d0,     \
-                             suNf_spinor_flt *d1, suNf_spinor_flt *d2, suNf_spinor_flt *d3,    \
-                             double *res);
-LA_STREAMING_OPS(LA_GPU_STREAM_DECL_)
-LA_REDUCTION_OPS(LA_GPU_REDUCE_DECL_)
-#undef LA_GPU_STREAM_DECL_
-#undef LA_GPU_REDUCE_DECL_
-/* Precision conversions: d0 = d1 rounded / widened. */
-void la_gpu_to_flt(la_args a, const geometry_descriptor *g, suNf_spinor_flt *d0,
-                   suNf_spinor *d1, suNf_spinor *d2, suNf_spinor *d3);
-void la_gpu_to_dbl(la_args a, const geometry_descriptor *g, suNf_spinor *d0,
-                   suNf_spinor_flt *d1, suNf_spinor *d2, suNf_spinor *d3);
+/* GPU launchers (linear_algebra_gpu.c): la_gpu_<op>_<kind> runs operation op on the device
+ * copies d0..d3 (viewed as arrays of reals; NULL for unused slots) of fields on g, one kernel
+ * per piece. Reductions store the exact sum over all processes in res[0] (and res[1] for
+ * complex results). la_gpu_to_flt_<kind> / la_gpu_to_dbl_<kind_flt>: d0 = d1 converted. */
+#define LA_GPU_S_DECL1_(op, kind, R)                                                           \
+  void la_gpu_##op##_##kind(la_args a, const geometry_descriptor *g, R *d0, R *d1, R *d2, R *d3);
+#define LA_GPU_R_DECL1_(op, kind, R)                                                           \
+  void la_gpu_##op##_##kind(la_args a, const geometry_descriptor *g, R *d0, R *d1, R *d2, R *d3, \
+                            double *res);
+#define LA_GPU_S_DECL_(op, shape, needs, slots, kind, alg, R)                                  \
+  HR_LA_PICK(needs, alg, LA_GPU_S_DECL1_, HR_LA_NONE)(op, kind, R)
+#define LA_GPU_R_DECL_(op, shape, needs, slots, nres, kind, alg, R)                            \
+  HR_LA_PICK(needs, alg, LA_GPU_R_DECL1_, HR_LA_NONE)(op, kind, R)
+#define LA_GPU_KIND_DECL_(kind, site, nlinks, layout, unit, alg)                               \
+  HR_LA_STREAMING_OPS(LA_GPU_S_DECL_, kind, alg, LA_REAL(unit))                                \
+  HR_LA_REDUCTION_OPS(LA_GPU_R_DECL_, kind, alg, LA_REAL(unit))
+HR_FIELD_KINDS(LA_GPU_KIND_DECL_)
+#undef LA_GPU_KIND_DECL_
+#undef LA_GPU_S_DECL_
+#undef LA_GPU_R_DECL_
+#undef LA_GPU_S_DECL1_
+#undef LA_GPU_R_DECL1_
+#define LA_GPU_PAIR_DECL_(kind, kind_flt)                                                      \
+  void la_gpu_to_flt_##kind(const geometry_descriptor *g, float *d0, const double *d1);        \
+  void la_gpu_to_dbl_##kind_flt(const geometry_descriptor *g, double *d0, const float *d1);
+HR_FIELD_KIND_PAIRS(LA_GPU_PAIR_DECL_)
+#undef LA_GPU_PAIR_DECL_
 
 /* Reduction scratch (la_reduce.c); the sums themselves are those of reduction.h. */
 /* Number of master sites of g on this process. */

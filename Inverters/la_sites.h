@@ -1,25 +1,38 @@
-/* la_sites.h -- the per-site functions of the linear-algebra operations for both precisions
+/* la_sites.h -- the per-site functions of the field-algebra operations for both precisions
  * (la_sites_template.h) and the precision conversions; HR_INLINE, shared by the CPU loops,
  * the CUDA kernels and the emulated backend. */
 #ifndef LA_SITES_H
 #define LA_SITES_H
 
 #include "la_internal.h"
-#include "suN.h"
 
-/* Unroll the short loops over the components of a site completely. */
+/* LA_UNROLL: unroll a short loop (the lanes of a partial sum) completely. LA_UNROLL_SITE: the
+ * loop over the components of a site: completely on the host (up to 64), 8 at a time on the
+ * device, where a fully unrolled loop over a large site (a clover term: 288 reals) would hold
+ * too many registers. LA_UNROLL_LANES: the loop over groups of lanes of a reduction (each group
+ * an unrolled LA_UNROLL loop): like LA_UNROLL_SITE on the host, not unrolled on the device. */
 #if defined(__CUDACC__) /* nvcc: device code only (the host pass would pass it on) */
 #if defined(__CUDA_ARCH__)
 #define LA_UNROLL _Pragma("unroll")
+#define LA_UNROLL_SITE _Pragma("unroll 4")
+#define LA_UNROLL_LANES _Pragma("unroll 1")
 #else
 #define LA_UNROLL
+#define LA_UNROLL_SITE
+#define LA_UNROLL_LANES
 #endif
 #elif defined(__clang__)
 #define LA_UNROLL _Pragma("clang loop unroll(full)")
+#define LA_UNROLL_SITE _Pragma("clang loop unroll_count(64)")
+#define LA_UNROLL_LANES LA_UNROLL_SITE
 #elif defined(__GNUC__)
 #define LA_UNROLL _Pragma("GCC unroll 64")
+#define LA_UNROLL_SITE _Pragma("GCC unroll 64")
+#define LA_UNROLL_LANES LA_UNROLL_SITE
 #else
 #define LA_UNROLL
+#define LA_UNROLL_SITE
+#define LA_UNROLL_LANES
 #endif
 
 /* Host C code with GCC >= 12 or clang: the reductions' per-site sums are written with vectors
@@ -34,29 +47,27 @@ typedef double la_v4d __attribute__((vector_size(32)));
 #define LA_SIMD 0
 #endif
 
-#define LA_SPINOR suNf_spinor
-#define LA_REAL double
-#define LA_CPLX hr_complex
-#define LA_TAG _f
+#define LA_R double
+#define LA_SFX dbl
 #include "la_sites_template.h"
 
-#define LA_SPINOR suNf_spinor_flt
-#define LA_REAL float
-#define LA_CPLX hr_complex_flt
-#define LA_TAG _f_flt
+#define LA_R float
+#define LA_SFX flt
 #include "la_sites_template.h"
 
-/* out (single) = in (double) rounded. */
-HR_INLINE void la_site_to_flt(const la_args *a, suNf_spinor_flt *f0, suNf_spinor *f1,
-                              suNf_spinor *f2, suNf_spinor *f3) {
-  (void)a, (void)f2, (void)f3;
-  suNf_spinor_to_flt(f0, f1);
+/* Precision conversion of one site of n reals (same unit spacing us on both sides): out =
+ * in rounded to single precision, or widened to double. */
+HR_INLINE void la_site_to_flt(int n, int w, int us, float *out, const double *in) {
+  LA_UNROLL_SITE for (int k = 0; k < n; k++) {
+    const int i = (k / w) * us + k % w;
+    out[i] = (float)in[i];
+  }
 }
-/* out (double) = in (single) widened. */
-HR_INLINE void la_site_to_dbl(const la_args *a, suNf_spinor *f0, suNf_spinor_flt *f1,
-                              suNf_spinor *f2, suNf_spinor *f3) {
-  (void)a, (void)f2, (void)f3;
-  suNf_spinor_flt_to_dbl(f0, f1);
+HR_INLINE void la_site_to_dbl(int n, int w, int us, double *out, const float *in) {
+  LA_UNROLL_SITE for (int k = 0; k < n; k++) {
+    const int i = (k / w) * us + k % w;
+    out[i] = (double)in[i];
+  }
 }
 
 #endif

@@ -1,257 +1,270 @@
-/* la_sites_template.h -- the per-site mathematics of the linear-algebra operations, written
- * once for both precisions; included by la_sites.h with the parameters
- *   LA_SPINOR  site type (suNf_spinor or suNf_spinor_flt)
- *   LA_REAL    its real type (double or float)
- *   LA_CPLX    its complex type (hr_complex or hr_complex_flt)
- *   LA_TAG     suffix of the generated names (_f or _f_flt)
- * Every function has the same shape: la_site_<op><tag>(a, f0, f1, f2, f3) with the
- * coefficients a and pointers to the values of the field slots (linear_algebra.h order;
- * unused slots are not touched and may be NULL). Reductions add an output out[2] (double).
- * The streaming operations use the spinor operations of suN.h; reductions accumulate in
- * double precision over the flat real components with a fixed order. No include guard. */
+/* la_sites_template.h -- the per-site mathematics of the field-algebra operations, written
+ * once for every kind and both precisions; included by la_sites.h with the parameters
+ *   LA_R    the real type of the components (double or float)
+ *   LA_SFX  suffix of the generated names (dbl or flt)
+ * A site of any kind is seen as n real components (all its elements, linear_algebra.h), in
+ * units of w reals (w = 2: complex units, re then im; w = 1: real units), consecutive units
+ * `us` reals apart: us = w for a host site (contiguous), us = w * (piece length) on the device
+ * (gpu.h layout), so the same function serves the CPU loop and the kernel. Component k of a
+ * site at p is p[LA_IX_(k)]. Every function has the shape
+ *   la_site_<op>_<sfx>(a, n, w, us, f0, f1, f2, f3)
+ * with the coefficients a and the slots' site addresses (linear_algebra.h order; unused slots
+ * are not touched and may be NULL); reductions add an output out[2] (double). Reductions
+ * accumulate in double precision in a fixed order (interleaved partial sums) that does not
+ * depend on us, so host and device give the same bits. No include guard. */
 
 /* The parameters must be defined by the includer. */
-#ifndef LA_SPINOR
-#error "la_sites_template.h: define LA_SPINOR (the site type, suNf_spinor or suNf_spinor_flt) before including"
+#ifndef LA_R
+#error "la_sites_template.h: define LA_R (the real type, double or float) before including"
 #endif
-#ifndef LA_REAL
-#error "la_sites_template.h: define LA_REAL (the real type, double or float) before including"
-#endif
-#ifndef LA_CPLX
-#error "la_sites_template.h: define LA_CPLX (the complex type, hr_complex or hr_complex_flt) before including"
-#endif
-#ifndef LA_TAG
-#error "la_sites_template.h: define LA_TAG (the name suffix, _f or _f_flt) before including"
+#ifndef LA_SFX
+#error "la_sites_template.h: define LA_SFX (the name suffix, dbl or flt) before including"
 #endif
 
-#define LA_SITE_(op) HR_CAT(HR_CAT(la_site_, op), LA_TAG)
-#define LA_SP_(op) HR_CAT(LA_SPINOR, op)
-#define LA_ARGS_ const la_args *a, LA_SPINOR *f0, LA_SPINOR *f1, LA_SPINOR *f2, LA_SPINOR *f3
-#define LA_UNUSED_ (void)a, (void)f0, (void)f1, (void)f2, (void)f3
-/* Real components of a site. */
-#define LA_NREAL_ (8 * NF)
+#define LA_SITE_(op) HR_CAT(HR_CAT(la_site_, op), HR_CAT(_, LA_SFX))
+#define LA_FLAT_(op) HR_CAT(HR_CAT(la_flat_, op), HR_CAT(_, LA_SFX))
+#define LA_ARGS_ const la_args *a, int n, int w, int us, LA_R *f0, LA_R *f1, LA_R *f2, LA_R *f3
+#define LA_UNUSED_ (void)a, (void)n, (void)w, (void)us, (void)f0, (void)f1, (void)f2, (void)f3
+/* Offset of real component k of a site. */
+#define LA_IX_(k) (((k) / w) * us + (k) % w)
 
-/* Operations with real coefficients act on each real component alike: they are written as
- * unrolled loops over the flat real components (element by element, so an output may be an
- * input); those with complex coefficients use the spinor operations of suN.h. */
-#define LA_X_(p) ((LA_REAL *)(p))
-#define LA_CX_(p) ((const LA_REAL *)(p))
+/* ------------------------------------------------------------------ real coefficients */
+
+/* Operations with real coefficients act on each real component alike: loops over the
+ * components, element by element (so an output may be an input). */
+#define LA_EACH_(body)                                                                         \
+  LA_UNROLL_SITE for (int k = 0; k < n; k++) {                                                \
+    const int i = LA_IX_(k);                                                                   \
+    body;                                                                                      \
+  }
 
 HR_INLINE void LA_SITE_(mul)(LA_ARGS_) {
   LA_UNUSED_;
-  const LA_REAL c = (LA_REAL)a->r[0];
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] = c * x[i];
-}
-HR_INLINE void LA_SITE_(mulc)(LA_ARGS_) {
-  LA_UNUSED_;
-  LA_SP_(_scale_cmplx)(f0, (LA_CPLX)a->z[0], f1);
+  const LA_R c = (LA_R)a->r[0];
+  LA_EACH_(f0[i] = c * f1[i]);
 }
 HR_INLINE void LA_SITE_(mul_add_assign)(LA_ARGS_) {
   LA_UNUSED_;
-  const LA_REAL c = (LA_REAL)a->r[0];
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] += c * x[i];
-}
-HR_INLINE void LA_SITE_(mulc_add_assign)(LA_ARGS_) {
-  LA_UNUSED_;
-  LA_SP_(_mul_add_cmplx)(f0, f0, (LA_CPLX)a->z[0], f1);
+  const LA_R c = (LA_R)a->r[0];
+  LA_EACH_(f0[i] += c * f1[i]);
 }
 HR_INLINE void LA_SITE_(add)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1), *y = LA_CX_(f2);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] = x[i] + y[i];
+  LA_EACH_(f0[i] = f1[i] + f2[i]);
 }
 HR_INLINE void LA_SITE_(sub)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1), *y = LA_CX_(f2);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] = x[i] - y[i];
+  LA_EACH_(f0[i] = f1[i] - f2[i]);
 }
 HR_INLINE void LA_SITE_(add_assign)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] += x[i];
+  LA_EACH_(f0[i] += f1[i]);
 }
 HR_INLINE void LA_SITE_(sub_assign)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] -= x[i];
+  LA_EACH_(f0[i] -= f1[i]);
 }
 HR_INLINE void LA_SITE_(lc)(LA_ARGS_) {
   LA_UNUSED_;
-  const LA_REAL c1 = (LA_REAL)a->r[0], c2 = (LA_REAL)a->r[1];
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1), *y = LA_CX_(f2);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] = c1 * x[i] + c2 * y[i];
+  const LA_R c1 = (LA_R)a->r[0], c2 = (LA_R)a->r[1];
+  LA_EACH_(f0[i] = c1 * f1[i] + c2 * f2[i]);
 }
 HR_INLINE void LA_SITE_(lc_add_assign)(LA_ARGS_) {
   LA_UNUSED_;
-  const LA_REAL c1 = (LA_REAL)a->r[0], c2 = (LA_REAL)a->r[1];
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1), *y = LA_CX_(f2);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] += c1 * x[i] + c2 * y[i];
+  const LA_R c1 = (LA_R)a->r[0], c2 = (LA_R)a->r[1];
+  LA_EACH_(f0[i] += c1 * f1[i] + c2 * f2[i]);
+}
+HR_INLINE void LA_SITE_(lc3)(LA_ARGS_) {
+  LA_UNUSED_;
+  const LA_R c1 = (LA_R)a->r[0], c2 = (LA_R)a->r[1], c3 = (LA_R)a->r[2];
+  LA_EACH_(f0[i] = c1 * f1[i] + c2 * f2[i] + c3 * f3[i]);
 }
 HR_INLINE void LA_SITE_(minus)(LA_ARGS_) {
   LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) r[i] = -x[i];
-}
-/* gamma5 = diag(1, 1, -1, -1): the second half of the components (spins 2, 3) changes sign. */
-HR_INLINE void LA_SITE_(g5)(LA_ARGS_) {
-  LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  const LA_REAL *x = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_ / 2; i++) r[i] = x[i];
-  LA_UNROLL for (int i = LA_NREAL_ / 2; i < LA_NREAL_; i++) r[i] = -x[i];
-}
-HR_INLINE void LA_SITE_(g5_assign)(LA_ARGS_) {
-  LA_UNUSED_;
-  LA_REAL *r = LA_X_(f0);
-  LA_UNROLL for (int i = LA_NREAL_ / 2; i < LA_NREAL_; i++) r[i] = -r[i];
+  LA_EACH_(f0[i] = -f1[i]);
 }
 /* p = r + b p: slot 0 is p, slot 1 is r. */
 HR_INLINE void LA_SITE_(cg_direction)(LA_ARGS_) {
   LA_UNUSED_;
-  const LA_REAL b = (LA_REAL)a->r[0];
-  LA_REAL *p = LA_X_(f0);
-  const LA_REAL *r = LA_CX_(f1);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) p[i] = r[i] + b * p[i];
+  const LA_R b = (LA_R)a->r[0];
+  LA_EACH_(f0[i] = f1[i] + b * f0[i]);
 }
+/* gamma5 = diag(1, 1, -1, -1): the second half of the components (spins 2, 3) changes sign. */
+HR_INLINE void LA_SITE_(g5)(LA_ARGS_) {
+  LA_UNUSED_;
+  LA_EACH_(f0[i] = k < n / 2 ? f1[i] : -f1[i]);
+}
+HR_INLINE void LA_SITE_(g5_assign)(LA_ARGS_) {
+  LA_UNUSED_;
+  LA_UNROLL_SITE for (int k = n / 2; k < n; k++) f0[LA_IX_(k)] = -f0[LA_IX_(k)];
+}
+
+/* ------------------------------------------------------------------ complex coefficients */
+
+/* Complex units only (w = 2): unit j at j us holds re, im. */
+#define LA_EACH_CPLX_(body)                                                                    \
+  LA_UNROLL_SITE for (int j = 0; j < n / 2; j++) {                                             \
+    const int i = j * us;                                                                      \
+    body;                                                                                      \
+  }
+/* z s at unit offset i of slot s: real and imaginary parts. */
+#define LA_ZRE_(zr, zi, s) ((zr) * (s)[i] - (zi) * (s)[i + 1])
+#define LA_ZIM_(zr, zi, s) ((zr) * (s)[i + 1] + (zi) * (s)[i])
+
+HR_INLINE void LA_SITE_(mulc)(LA_ARGS_) {
+  LA_UNUSED_;
+  const LA_R zr = (LA_R)hr_creal(a->z[0]), zi = (LA_R)hr_cimag(a->z[0]);
+  LA_EACH_CPLX_(const LA_R re = LA_ZRE_(zr, zi, f1); const LA_R im = LA_ZIM_(zr, zi, f1);
+                f0[i] = re; f0[i + 1] = im);
+}
+HR_INLINE void LA_SITE_(mulc_add_assign)(LA_ARGS_) {
+  LA_UNUSED_;
+  const LA_R zr = (LA_R)hr_creal(a->z[0]), zi = (LA_R)hr_cimag(a->z[0]);
+  LA_EACH_CPLX_(const LA_R re = LA_ZRE_(zr, zi, f1); const LA_R im = LA_ZIM_(zr, zi, f1);
+                f0[i] += re; f0[i + 1] += im);
+}
+HR_INLINE void LA_SITE_(lcc)(LA_ARGS_) {
+  LA_UNUSED_;
+  const LA_R ar = (LA_R)hr_creal(a->z[0]), ai = (LA_R)hr_cimag(a->z[0]);
+  const LA_R br = (LA_R)hr_creal(a->z[1]), bi = (LA_R)hr_cimag(a->z[1]);
+  LA_EACH_CPLX_(const LA_R re = LA_ZRE_(ar, ai, f1) + LA_ZRE_(br, bi, f2);
+                const LA_R im = LA_ZIM_(ar, ai, f1) + LA_ZIM_(br, bi, f2);
+                f0[i] = re; f0[i + 1] = im);
+}
+#undef LA_ZRE_
+#undef LA_ZIM_
+#undef LA_EACH_CPLX_
 
 /* ------------------------------------------------------------------ reductions */
 
-/* sum_i x_i^2 over the real components (8 NF of them): eight interleaved partial sums, lane
- * l summing the components i = l mod 8, combined as ((0+1)+(2+3))+((4+5)+(6+7)); a fixed
- * order on every backend. */
+/* sum_k x_k^2 over the real components: eight interleaved partial sums, lane l summing the
+ * components k = l mod 8, combined as ((0+1)+(2+3))+((4+5)+(6+7)); a fixed order on every
+ * backend. The contiguous form with vectors (LA_SIMD, host only) does exactly the same
+ * operations lane by lane. */
+HR_INLINE double LA_FLAT_(sqnorm)(int n, int w, int us, const LA_R *x) {
 #if LA_SIMD
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi" /* always inlined: no vector crosses a call */
+  if (us == w && n % 8 == 0) {
+    la_v4d p0 = {0, 0, 0, 0}, p1 = {0, 0, 0, 0}; /* lanes 0-3 and 4-7 */
+    LA_UNROLL for (int k = 0; k < n; k += 8) {
+      const la_v4d u = {x[k], x[k + 1], x[k + 2], x[k + 3]};
+      const la_v4d v = {x[k + 4], x[k + 5], x[k + 6], x[k + 7]};
+      p0 += u * u;
+      p1 += v * v;
+    }
+    return ((p0[0] + p0[1]) + (p0[2] + p0[3])) + ((p1[0] + p1[1]) + (p1[2] + p1[3]));
+  }
 #endif
-HR_INLINE double HR_CAT(la_flat_sqnorm, LA_TAG)(const LA_SPINOR *s) {
-  const LA_REAL *x = (const LA_REAL *)s;
-  la_v4d p0 = {0, 0, 0, 0}, p1 = {0, 0, 0, 0}; /* lanes 0-3 and 4-7 */
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i += 8) {
-    const la_v4d a = {x[i], x[i + 1], x[i + 2], x[i + 3]};
-    const la_v4d b = {x[i + 4], x[i + 5], x[i + 6], x[i + 7]};
-    p0 += a * a;
-    p1 += b * b;
-  }
-  return ((p0[0] + p0[1]) + (p0[2] + p0[3])) + ((p1[0] + p1[1]) + (p1[2] + p1[3]));
-}
-/* sum conj(r) s over the complex components [first, last) (an even number of them): four
- * interleaved sums each for the real and imaginary parts, lane l summing the components
- * k = first + l mod 4 (a last pair goes to lanes 0 and 1); fixed order as above. */
-HR_INLINE void HR_CAT(la_flat_prod, LA_TAG)(const LA_SPINOR *r, const LA_SPINOR *s, int first,
-                                             int last, double *re, double *im) {
-  const LA_REAL *x = (const LA_REAL *)r, *y = (const LA_REAL *)s;
-  la_v4d pr = {0, 0, 0, 0}, pi = {0, 0, 0, 0};
-  int k = first;
-  LA_UNROLL for (; k + 4 <= last; k += 4) {
-    const LA_REAL *u = x + 2 * k, *v = y + 2 * k;
-    const la_v4d xr = {u[0], u[2], u[4], u[6]}, xi = {u[1], u[3], u[5], u[7]};
-    const la_v4d yr = {v[0], v[2], v[4], v[6]}, yi = {v[1], v[3], v[5], v[7]};
-    pr += xr * yr + xi * yi;
-    pi += xr * yi - xi * yr;
-  }
-  for (int l = 0; k + l < last; l++) {
-    const double xr = x[2 * (k + l)], xi = x[2 * (k + l) + 1];
-    const double yr = y[2 * (k + l)], yi = y[2 * (k + l) + 1];
-    pr[l] += xr * yr + xi * yi;
-    pi[l] += xr * yi - xi * yr;
-  }
-  *re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
-  *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-#else
-HR_INLINE double HR_CAT(la_flat_sqnorm, LA_TAG)(const LA_SPINOR *s) {
-  const LA_REAL *x = (const LA_REAL *)s;
   double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i += 8)
-    LA_UNROLL for (int l = 0; l < 8; l++) p[l] += (double)x[i + l] * (double)x[i + l];
+  LA_UNROLL_LANES for (int k0 = 0; k0 < n; k0 += 8) /* lanes: k0 + l, l = 0..7 */
+    LA_UNROLL for (int l = 0; l < 8; l++) {
+      if (k0 + l < n) {
+        const double v = x[LA_IX_(k0 + l)];
+        p[l] += v * v;
+      }
+    }
   return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
 }
-HR_INLINE void HR_CAT(la_flat_prod, LA_TAG)(const LA_SPINOR *r, const LA_SPINOR *s, int first,
-                                             int last, double *re, double *im) {
-  const LA_REAL *x = (const LA_REAL *)r, *y = (const LA_REAL *)s;
-  double pr[4] = {0, 0, 0, 0}, pi[4] = {0, 0, 0, 0};
-  int k = first;
-  LA_UNROLL for (; k + 4 <= last; k += 4)
-    LA_UNROLL for (int l = 0; l < 4; l++) {
-      const double xr = x[2 * (k + l)], xi = x[2 * (k + l) + 1];
-      const double yr = y[2 * (k + l)], yi = y[2 * (k + l) + 1];
+/* sum_k x_k y_k over the real components (real kinds), lanes as sqnorm. */
+HR_INLINE double LA_FLAT_(dot)(int n, int w, int us, const LA_R *x, const LA_R *y) {
+  double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  LA_UNROLL_LANES for (int k0 = 0; k0 < n; k0 += 8)
+    LA_UNROLL for (int l = 0; l < 8; l++)
+      if (k0 + l < n) p[l] += (double)x[LA_IX_(k0 + l)] * (double)y[LA_IX_(k0 + l)];
+  return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+}
+/* sum conj(x) y over the complex units [first, last): four interleaved sums each for the real
+ * and imaginary parts, lane l summing the units j = first + l mod 4, combined as
+ * (0+1)+(2+3). */
+HR_INLINE void LA_FLAT_(prod)(int us, const LA_R *x, const LA_R *y, int first, int last,
+                              double *re, double *im) {
+#if LA_SIMD
+  if (us == 2) {
+    la_v4d pr = {0, 0, 0, 0}, pi = {0, 0, 0, 0};
+    int j = first;
+    LA_UNROLL for (; j + 4 <= last; j += 4) {
+      const LA_R *u = x + 2 * j, *v = y + 2 * j;
+      const la_v4d xr = {u[0], u[2], u[4], u[6]}, xi = {u[1], u[3], u[5], u[7]};
+      const la_v4d yr = {v[0], v[2], v[4], v[6]}, yi = {v[1], v[3], v[5], v[7]};
+      pr += xr * yr + xi * yi;
+      pi += xr * yi - xi * yr;
+    }
+    for (int l = 0; j + l < last; l++) {
+      const double xr = x[2 * (j + l)], xi = x[2 * (j + l) + 1];
+      const double yr = y[2 * (j + l)], yi = y[2 * (j + l) + 1];
       pr[l] += xr * yr + xi * yi;
       pi[l] += xr * yi - xi * yr;
     }
-  for (int l = 0; k + l < last; l++) {
-    const double xr = x[2 * (k + l)], xi = x[2 * (k + l) + 1];
-    const double yr = y[2 * (k + l)], yi = y[2 * (k + l) + 1];
-    pr[l] += xr * yr + xi * yi;
-    pi[l] += xr * yi - xi * yr;
+    *re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
+    *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
+    return;
   }
+#endif
+  double pr[4] = {0, 0, 0, 0}, pi[4] = {0, 0, 0, 0};
+  LA_UNROLL_LANES for (int j0 = first; j0 < last; j0 += 4) /* lanes: j0 + l, l = 0..3 */
+    LA_UNROLL for (int l = 0; l < 4; l++) {
+      const int j = j0 + l;
+      if (j < last) {
+        const double xr = x[j * us], xi = x[j * us + 1];
+        const double yr = y[j * us], yi = y[j * us + 1];
+        pr[l] += xr * yr + xi * yi;
+        pi[l] += xr * yi - xi * yr;
+      }
+    }
   *re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
   *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
 }
-#endif
 
 HR_INLINE void LA_SITE_(sqnorm)(LA_ARGS_, double *out) {
   LA_UNUSED_;
-  out[0] = HR_CAT(la_flat_sqnorm, LA_TAG)(f0);
+  out[0] = LA_FLAT_(sqnorm)(n, w, us, f0);
 }
-HR_INLINE void LA_SITE_(prod)(LA_ARGS_, double *out) {
-  LA_UNUSED_;
-  HR_CAT(la_flat_prod, LA_TAG)(f0, f1, 0, 4 * NF, &out[0], &out[1]);
-}
+/* Re <r, s>: the complex form for complex kinds (the same bits as prod's real part), the
+ * plain dot product for real kinds. */
 HR_INLINE void LA_SITE_(prod_re)(LA_ARGS_, double *out) {
   LA_UNUSED_;
   double im;
-  HR_CAT(la_flat_prod, LA_TAG)(f0, f1, 0, 4 * NF, &out[0], &im);
+  if (w == 2)
+    LA_FLAT_(prod)(us, f0, f1, 0, n / 2, &out[0], &im);
+  else
+    out[0] = LA_FLAT_(dot)(n, w, us, f0, f1);
+}
+HR_INLINE void LA_SITE_(prod)(LA_ARGS_, double *out) {
+  LA_UNUSED_;
+  LA_FLAT_(prod)(us, f0, f1, 0, n / 2, &out[0], &out[1]);
 }
 HR_INLINE void LA_SITE_(prod_im)(LA_ARGS_, double *out) {
   LA_UNUSED_;
   double re;
-  HR_CAT(la_flat_prod, LA_TAG)(f0, f1, 0, 4 * NF, &re, &out[0]);
+  LA_FLAT_(prod)(us, f0, f1, 0, n / 2, &re, &out[0]);
 }
-/* <r, gamma5 s>: spin components 0, 1 count +, 2, 3 count -. */
+/* <r, gamma5 s>: spin components 0, 1 (the first half of the units) count +, 2, 3 count -. */
 HR_INLINE void LA_SITE_(g5_prod)(LA_ARGS_, double *out) {
   LA_UNUSED_;
   double re_up, im_up, re_dn, im_dn;
-  HR_CAT(la_flat_prod, LA_TAG)(f0, f1, 0, 2 * NF, &re_up, &im_up);
-  HR_CAT(la_flat_prod, LA_TAG)(f0, f1, 2 * NF, 4 * NF, &re_dn, &im_dn);
+  LA_FLAT_(prod)(us, f0, f1, 0, n / 4, &re_up, &im_up);
+  LA_FLAT_(prod)(us, f0, f1, n / 4, n / 2, &re_dn, &im_dn);
   out[0] = re_up - re_dn;
   out[1] = im_up - im_dn;
+}
+HR_INLINE void LA_SITE_(g5_prod_re)(LA_ARGS_, double *out) {
+  LA_UNUSED_;
+  double both[2];
+  LA_SITE_(g5_prod)(a, n, w, us, f0, f1, f2, f3, both);
+  out[0] = both[0];
 }
 /* x += a p, r -= a q, contribution |r|^2: slots x, r, p, q = 0, 1, 2, 3. */
 HR_INLINE void LA_SITE_(cg_update)(LA_ARGS_, double *out) {
   LA_UNUSED_;
-  const LA_REAL c = (LA_REAL)a->r[0];
-  LA_REAL *x = LA_X_(f0), *r = LA_X_(f1);
-  const LA_REAL *p = LA_CX_(f2), *q = LA_CX_(f3);
-  LA_UNROLL for (int i = 0; i < LA_NREAL_; i++) {
-    x[i] += c * p[i];
-    r[i] -= c * q[i];
-  }
-  out[0] = HR_CAT(la_flat_sqnorm, LA_TAG)(f1);
+  const LA_R c = (LA_R)a->r[0];
+  LA_EACH_(f0[i] += c * f2[i]; f1[i] -= c * f3[i]);
+  out[0] = LA_FLAT_(sqnorm)(n, w, us, f1);
 }
 
-#undef LA_X_
-#undef LA_CX_
+#undef LA_EACH_
+#undef LA_IX_
 #undef LA_SITE_
-#undef LA_SP_
+#undef LA_FLAT_
 #undef LA_ARGS_
 #undef LA_UNUSED_
-#undef LA_NREAL_
-#undef LA_SPINOR
-#undef LA_REAL
-#undef LA_CPLX
-#undef LA_TAG
+#undef LA_R
+#undef LA_SFX

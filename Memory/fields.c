@@ -12,7 +12,7 @@
 
 /* Real numbers in one unit. */
 #define HR_UNIT_REALS_(unit) _Generic((unit *)0, hr_complex * : 2, hr_complex_flt * : 2, default : 1)
-#define HR_KIND_INFO_(kind, site, nlinks, layout, unit)                                        \
+#define HR_KIND_INFO_(kind, site, nlinks, layout, unit, alg_)                                  \
   const hr_field_kind_info hr_kind_##kind = {#kind,        sizeof(site),                       \
                                              nlinks,       layout,                             \
                                              sizeof(unit), HR_UNIT_REALS_(unit),               \
@@ -260,7 +260,7 @@ unsigned long hr_field_new_version(void) {
 #define HR_BOTH_COPIES_ HR_COPY_HOST
 #endif
 
-#define HR_FIELD_DEFS_(kind, site, nlinks, layout, unit)                                       \
+#define HR_FIELD_DEFS_(kind, site, nlinks, layout, unit, alg_)                                 \
   kind *alloc_##kind(int n, const geometry_descriptor *g) {                                    \
     struct hr_field_memory *m = hr_field_memory_new(&hr_kind_##kind, n, g, sizeof(kind));      \
     kind *f = (kind *)m->structs;                                                              \

@@ -229,16 +229,6 @@ static double momenta_max_sum(const suNg_av_field *a, const suNg_av_field *b) {
   return d;
 }
 
-/* p = -p. */
-static void flip_momenta(suNg_av_field *p) {
-  suNg_algebra_vector *pm = host_write_suNg_av_field(p);
-  const int sh = glattice.master_shift;
-  _OMP_MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++)
-      for (int a = 0; a < NG * NG - 1; a++) pm[4 * (ix - sh) + mu].c[a] = -pm[4 * (ix - sh) + mu].c[a];
-  }
-}
-
 void hmc_reversibility(double *du, double *dp, double *dh, const hmc_params *h,
                        const suNg_field *u) {
   suNg_field *w = alloc_suNg_field(1, &glattice);
@@ -249,7 +239,7 @@ void hmc_reversibility(double *du, double *dp, double *dh, const hmc_params *h,
   const double H0 = start_hamiltonian(h, w, p);
   hmc_integrate(w, p, h, h->tlen);
   const double H1 = hmc_hamiltonian(h, w, p);
-  flip_momenta(p);
+  minus_suNg_av_field(p, p); /* flip the momenta */
   hmc_integrate(w, p, h, h->tlen);
   const double H2 = hmc_hamiltonian(h, w, p);
   *du = links_max_diff(w, u);

@@ -33,7 +33,7 @@ typedef struct {
   void (*copy)(void *dst, void *src);
 } ft_kind;
 
-#define FT_KIND_FNS_(kind, site, nlinks, layout, unit)                                         \
+#define FT_KIND_FNS_(kind, site, nlinks, layout, unit, alg_)                                   \
   static void *ft_alloc_##kind(int n, const geometry_descriptor *g) { return alloc_##kind(n, g); } \
   static void ft_free_##kind(void *f) { free_##kind((kind *)f); }                             \
   static void *ft_at_##kind(void *f, int i) { return (kind *)f + i; }                         \
@@ -53,7 +53,7 @@ typedef struct {
   static void ft_copy_##kind(void *d, void *s) { copy_##kind((kind *)d, (kind *)s); }
 HR_FIELD_KINDS(FT_KIND_FNS_)
 
-#define FT_KIND_ENTRY_(kind, site, nlinks, layout, unit)                                       \
+#define FT_KIND_ENTRY_(kind, site, nlinks, layout, unit, alg_)                                 \
   {&hr_kind_##kind, ft_alloc_##kind, ft_free_##kind,  ft_at_##kind,    ft_host_##kind,          \
    ft_gpu_##kind,   ft_current_##kind, ft_count_##kind, ft_geom_##kind, ft_c2g_##kind,          \
    ft_cfg_##kind,   ft_sh_##kind,    ft_sg_##kind,    ft_hw_##kind,    ft_gw_##kind,            \
