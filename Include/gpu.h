@@ -220,8 +220,8 @@ typedef struct {
     const int hr_n_ = (n_);                                                                    \
     if (hr_n_ > 0) {                                                                           \
       hr_tune_token hr_tok_;                                                                   \
-      int hr_bs_ = hr_tune_begin_kernel(HR_STR(kernel_), HR_KERNEL_FUNC_(kernel_),             \
-                                        HR_KERNEL_LIMITS(kernel_), hr_n_, (class_), &hr_tok_); \
+      int hr_bs_ = hr_tune_begin_kernel(&hr_tok_, HR_STR(kernel_), HR_KERNEL_FUNC_(kernel_),   \
+                                        HR_KERNEL_LIMITS(kernel_), hr_n_, (class_));           \
       for (;;) {                                                                               \
         HR_LAUNCH_UNCHECKED_(kernel_, (hr_n_ + hr_bs_ - 1) / hr_bs_, hr_bs_, __VA_ARGS__);     \
         if (hr_tune_launched(&hr_tok_)) break;                                                 \
@@ -256,14 +256,14 @@ typedef struct {
  * HR_TUNE_ROUNDS x (number of candidates) launches of each (kernel, n) try each candidate in
  * turn, timed with synchronisation; afterwards the fastest is returned. Every candidate is
  * allowed (no kernel limits). */
-int hr_tune_begin(const char *kernel, int n, hr_tune_class cls, hr_tune_token *tok);
+int hr_tune_begin(hr_tune_token *tok, const char *kernel, int n, hr_tune_class cls);
 /* The same for a kernel with limits: func is the kernel (CUDA: asked for its attributes with
  * cudaFuncGetAttributes: registers, largest block), lim its declared bounds (the emulated
  * backend's limits); only candidates that can launch are tried. Decisions are keyed by
  * (kernel, local VOLUME, n), logged once, and read from / written to the tuning file
  * HR_GPU_TUNE_FILE when that variable is set (hr_tune_load, hr_tune_save). */
-int hr_tune_begin_kernel(const char *kernel, const void *func, hr_kernel_limits lim, int n,
-                         hr_tune_class cls, hr_tune_token *tok);
+int hr_tune_begin_kernel(hr_tune_token *tok, const char *kernel, const void *func,
+                         hr_kernel_limits lim, int n, hr_tune_class cls);
 /* 1 if the launch just made with tok's block size was accepted by the device, 0 if it was
  * refused (nothing ran; CUDA: the launch error is consumed). */
 int hr_tune_launched(hr_tune_token *tok);

@@ -57,13 +57,13 @@ typedef double la_v4d __attribute__((vector_size(32)));
 
 /* Precision conversion of one site of n reals (same unit spacing us on both sides): out =
  * in rounded to single precision, or widened to double. */
-HR_INLINE void la_site_to_flt(int n, int w, int us, float *out, const double *in) {
+HR_INLINE void la_site_to_flt(float *out, const double *in, int n, int w, int us) {
   LA_UNROLL_SITE for (int k = 0; k < n; k++) {
     const int i = (k / w) * us + k % w;
     out[i] = (float)in[i];
   }
 }
-HR_INLINE void la_site_to_dbl(int n, int w, int us, double *out, const float *in) {
+HR_INLINE void la_site_to_dbl(double *out, const float *in, int n, int w, int us) {
   LA_UNROLL_SITE for (int k = 0; k < n; k++) {
     const int i = (k / w) * us + k % w;
     out[i] = (double)in[i];

@@ -9,7 +9,8 @@
  * site at p is p[LA_IX_(k)]. Every function has the shape
  *   la_site_<op>_<sfx>(a, n, w, us, f0, f1, f2, f3)
  * with the coefficients a and the slots' site addresses (linear_algebra.h order; unused slots
- * are not touched and may be NULL); reductions add an output out[2] (double). Reductions
+ * are not touched and may be NULL); reductions take their result out[2] (double) first:
+ * la_site_<op>_<sfx>(out, a, n, w, us, f0, f1, f2, f3). Reductions
  * accumulate in double precision in a fixed order (interleaved partial sums) that does not
  * depend on us, so host and device give the same bits. No include guard. */
 
@@ -214,13 +215,13 @@ HR_INLINE void LA_FLAT_(prod)(int us, const LA_R *x, const LA_R *y, int first, i
   *im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
 }
 
-HR_INLINE void LA_SITE_(sqnorm)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(sqnorm)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   out[0] = LA_FLAT_(sqnorm)(n, w, us, f0);
 }
 /* Re <r, s>: the complex form for complex kinds (the same bits as prod's real part), the
  * plain dot product for real kinds. */
-HR_INLINE void LA_SITE_(prod_re)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(prod_re)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   double im;
   if (w == 2)
@@ -228,17 +229,17 @@ HR_INLINE void LA_SITE_(prod_re)(LA_ARGS_, double *out) {
   else
     out[0] = LA_FLAT_(dot)(n, w, us, f0, f1);
 }
-HR_INLINE void LA_SITE_(prod)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(prod)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   LA_FLAT_(prod)(us, f0, f1, 0, n / 2, &out[0], &out[1]);
 }
-HR_INLINE void LA_SITE_(prod_im)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(prod_im)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   double re;
   LA_FLAT_(prod)(us, f0, f1, 0, n / 2, &re, &out[0]);
 }
 /* <r, gamma5 s>: spin components 0, 1 (the first half of the units) count +, 2, 3 count -. */
-HR_INLINE void LA_SITE_(g5_prod)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(g5_prod)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   double re_up, im_up, re_dn, im_dn;
   LA_FLAT_(prod)(us, f0, f1, 0, n / 4, &re_up, &im_up);
@@ -246,14 +247,14 @@ HR_INLINE void LA_SITE_(g5_prod)(LA_ARGS_, double *out) {
   out[0] = re_up - re_dn;
   out[1] = im_up - im_dn;
 }
-HR_INLINE void LA_SITE_(g5_prod_re)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(g5_prod_re)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   double both[2];
-  LA_SITE_(g5_prod)(a, n, w, us, f0, f1, f2, f3, both);
+  LA_SITE_(g5_prod)(both, a, n, w, us, f0, f1, f2, f3);
   out[0] = both[0];
 }
 /* x += a p, r -= a q, contribution |r|^2: slots x, r, p, q = 0, 1, 2, 3. */
-HR_INLINE void LA_SITE_(cg_update)(LA_ARGS_, double *out) {
+HR_INLINE void LA_SITE_(cg_update)(double *out, LA_ARGS_) {
   LA_UNUSED_;
   const LA_R c = (LA_R)a->r[0];
   LA_EACH_(f0[i] += c * f2[i]; f1[i] -= c * f3[i]);

@@ -50,9 +50,9 @@
       for (int t = 0; t < len; t++) {                                                          \
         const size_t o = (size_t)(start + t - shift) * (size_t)(nr);                           \
         double out[2] = {0, 0};                                                                \
-        HR_CAT(la_site_##op##_, sfx)(&a, nr, w, w, LA_AT_(mask, 0, b0, o),                     \
+        HR_CAT(la_site_##op##_, sfx)(out, &a, nr, w, w, LA_AT_(mask, 0, b0, o),                \
                                      LA_AT_(mask, 1, b1, o), LA_AT_(mask, 2, b2, o),           \
-                                     LA_AT_(mask, 3, b3, o), out);                             \
+                                     LA_AT_(mask, 3, b3, o));                                  \
         for (int k = 0; k < (nres); k++) vp[(nres) * t + k] = out[k];                          \
       }                                                                                        \
       base += len;                                                                             \
@@ -259,7 +259,7 @@ HR_FIELD_KINDS(LA_DEF_KIND_)
       const int shift = g->master_shift;                                                       \
       _OMP_MASTER_FOR(g, ix) {                                                                 \
         const size_t o = (size_t)(ix - shift) * (size_t)nr;                                    \
-        site_fn(nr, w, w, b0 + o, b1 + o);                                                     \
+        site_fn(b0 + o, b1 + o, nr, w, w);                                                     \
       }                                                                                        \
     }                                                                                          \
   }

@@ -50,8 +50,8 @@
       if (i < n) {                                                                             \
         const int o = (w) * i;                                                                 \
         double out[2] = {0, 0};                                                                \
-        HR_CAT(la_site_##op##_, sfx)(&a, nr, w, (w) * n, LA_BLK_(b0, o), LA_BLK_(b1, o),       \
-                                     LA_BLK_(b2, o), LA_BLK_(b3, o), out);                     \
+        HR_CAT(la_site_##op##_, sfx)(out, &a, nr, w, (w) * n, LA_BLK_(b0, o), LA_BLK_(b1, o),  \
+                                     LA_BLK_(b2, o), LA_BLK_(b3, o));                          \
         for (int k = 0; k < (nres); k++) part[(nres) * i + k] = out[k];                        \
       }                                                                                        \
     }                                                                                          \
@@ -91,7 +91,7 @@ HR_FIELD_KINDS(LA_GPU_KIND_)
   HR_KERNEL(la_kernel_##name, int n, int nr, int w, R_OUT *b0, const R_IN *b1) {               \
     HR_THREAD_LOOP(t) {                                                                        \
       const int i = HR_THREAD_INDEX(t);                                                        \
-      if (i < n) site_fn(nr, w, w * n, b0 + w * i, b1 + w * i);                                \
+      if (i < n) site_fn(b0 + w * i, b1 + w * i, nr, w, w * n);                                \
     }                                                                                          \
   }                                                                                            \
   void la_gpu_##name(const geometry_descriptor *g, R_OUT *d0, const R_IN *d1) {                \

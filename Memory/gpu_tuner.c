@@ -332,12 +332,12 @@ static int begin(const char *kernel, const void *func, const hr_kernel_limits *l
   return tok->block = e->cand[e->trials % e->ncand];
 }
 
-int hr_tune_begin(const char *kernel, int n, hr_tune_class cls, hr_tune_token *tok) {
+int hr_tune_begin(hr_tune_token *tok, const char *kernel, int n, hr_tune_class cls) {
   return begin(kernel, NULL, NULL, n, cls, tok);
 }
 
-int hr_tune_begin_kernel(const char *kernel, const void *func, hr_kernel_limits lim, int n,
-                         hr_tune_class cls, hr_tune_token *tok) {
+int hr_tune_begin_kernel(hr_tune_token *tok, const char *kernel, const void *func,
+                         hr_kernel_limits lim, int n, hr_tune_class cls) {
   return begin(kernel, func, &lim, n, cls, tok);
 }
 

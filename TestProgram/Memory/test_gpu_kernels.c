@@ -164,7 +164,7 @@ START_TEST(test_tuner_keeps_fastest) {
   for (int r = 0; r < HR_TUNE_ROUNDS; r++)
     for (int c = 0; c < nc; c++) {
       hr_tune_token tok;
-      const int bs = hr_tune_begin("fake_kernel", 1234, HR_TUNE_STREAMING, &tok);
+      const int bs = hr_tune_begin(&tok, "fake_kernel", 1234, HR_TUNE_STREAMING);
       ck_assert_int_eq(bs, cand[c]);
       ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1234), 0);
       double t = 1.0 + 0.1 * c;
@@ -173,11 +173,11 @@ START_TEST(test_tuner_keeps_fastest) {
     }
   ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1234), cand[fastest]);
   hr_tune_token tok;
-  ck_assert_int_eq(hr_tune_begin("fake_kernel", 1234, HR_TUNE_STREAMING, &tok), cand[fastest]);
+  ck_assert_int_eq(hr_tune_begin(&tok, "fake_kernel", 1234, HR_TUNE_STREAMING), cand[fastest]);
   ck_assert_int_eq(tok.slot, -1); /* decided: not timed any more */
   /* Another size of the same kernel starts afresh. */
   ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1235), -1);
-  ck_assert_int_eq(hr_tune_begin("fake_kernel", 1235, HR_TUNE_STREAMING, &tok), cand[0]);
+  ck_assert_int_eq(hr_tune_begin(&tok, "fake_kernel", 1235, HR_TUNE_STREAMING), cand[0]);
   hr_tune_reset();
   ck_assert_int_eq(hr_tune_lookup("fake_kernel", 1234), -1);
 }
@@ -263,8 +263,8 @@ START_TEST(test_tuning_file) {
   ck_assert_int_eq(hr_tune_lookup("heavy_kernel", n), -1);
   ck_assert_int_ge(hr_tune_load(path), 1);
   hr_tune_token tok;
-  ck_assert_int_eq(hr_tune_begin_kernel("heavy_kernel", NULL, HR_KERNEL_LIMITS(heavy_kernel), n,
-                                        HR_TUNE_STREAMING, &tok),
+  ck_assert_int_eq(hr_tune_begin_kernel(&tok, "heavy_kernel", NULL, HR_KERNEL_LIMITS(heavy_kernel),
+                                        n, HR_TUNE_STREAMING),
                    chosen);
   ck_assert_int_eq(tok.slot, -1); /* not timed: decided by the file */
   ck_assert_int_eq(hr_tune_lookup("heavy_kernel", n), chosen);
@@ -274,8 +274,8 @@ START_TEST(test_tuning_file) {
   fclose(f);
   hr_tune_reset();
   ck_assert_int_eq(hr_tune_load(path), 1);
-  ck_assert_int_le(hr_tune_begin_kernel("heavy_kernel", NULL, HR_KERNEL_LIMITS(heavy_kernel), n,
-                                        HR_TUNE_STREAMING, &tok),
+  ck_assert_int_le(hr_tune_begin_kernel(&tok, "heavy_kernel", NULL, HR_KERNEL_LIMITS(heavy_kernel),
+                                        n, HR_TUNE_STREAMING),
                    384);
   hr_tune_end(&tok);
   remove(path);
