@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
   geometry_read_input(&gp, in);
   hmc_fermion_setup fs;
   dirac_bc_read_input(&fs.bc, in);
+  stout_params_read_input(&fs.smear, in);
   int ntherm = 0, ntraj = 0;
   long long seed = 0;
   char start[INPUT_STRING_MAX];

@@ -58,6 +58,7 @@ int main(int argc, char **argv) {
   hmc_fermion_setup fs;
   fs.csw = r.csw;
   dirac_bc_read_input(&fs.bc, in);
+  stout_params_read_input(&fs.smear, in);
   hmc_params h;
   hmc_read_input(in, &h);
   input_finish(in);
@@ -68,6 +69,7 @@ int main(int argc, char **argv) {
                      "%dx%dx%dx%d, process grid %dx%dx%dx%d, csw = %g\n",
           NG, HR_REPR_LONG_NAME, NF, GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z, r.csw);
   dirac_bc_print(&fs.bc);
+  stout_params_print(&fs.smear);
   hmc_print_params(&h);
   if (r.save_freq > 0) run_prepare_conf_dir(r.conf_dir);
   suNg_field *u = alloc_gfield(&glattice);

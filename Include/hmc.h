@@ -18,6 +18,7 @@
 
 #include "boundary_conditions.h"
 #include "fields.h"
+#include "stout_force.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,6 +135,7 @@ void hmc_free(hmc_params *h);
 typedef struct {
   double csw;
   dirac_bc bc;
+  stout_params smear; /* stout smearing of the links the fermions see (steps 0: none) */
 } hmc_fermion_setup;
 
 /* Parameters of one fermion monomial. */
@@ -155,6 +157,11 @@ hmc_monomial *hmc_monomial_hmc(const hmc_fermion_setup *fs, const hmc_fermion_pa
  * m + dm. */
 hmc_monomial *hmc_monomial_hasenbusch(const hmc_fermion_setup *fs,
                                       const hmc_fermion_params *fp, int level);
+
+/* The fermion monomial `inner` on stout-smeared links (p->steps > 0; else inner itself):
+ * heatbath and action on the smeared links of u, the force carried back to u through the
+ * smearing chain (stout_force.h). Frees inner with itself. */
+hmc_monomial *hmc_monomial_stout(hmc_monomial *inner, const stout_params *p);
 
 struct input_file;
 /* Read the HMC keys of an input file: tlen, the monomial and integrator blocks (Doc/hmc.md)

@@ -40,5 +40,6 @@
 #include "gauge_action.h"
 #include "hmc.h"
 #include "fermion_monomials.h"
+#include "stout_force.h"
 
 #endif

@@ -8,6 +8,7 @@
 #define SMEARING_H
 
 #include "fields.h"
+#include "gauge_view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +39,13 @@ void smear_gauge_field(suNg_field *out, const suNg_field *u, const smear_params 
  * (H hermitian positive), with its determinant phase removed; gauge covariant: g X h^+ gives
  * g W h^+. */
 void smear_project_sun(suNg *W, const suNg *X);
+
+/* c += the staple of link (ix, mu) in the plane (mu, nu) on the links of v:
+ *   U_nu(x) U_mu(x+nu) U_nu(x+mu)^+ + U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu). */
+void smear_add_staple(suNg *c, const gauge_view *v, int ix, int mu, int nu);
+/* A = the traceless antihermitian part of rho C U^+, C the staple sum of the link U: one stout
+ * step makes U into exp(A) U (Morningstar and Peardon). */
+void smear_stout_exponent(suNg *A, const suNg *c, const suNg *u, double rho);
 
 #ifdef __cplusplus
 }

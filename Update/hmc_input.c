@@ -194,11 +194,12 @@ void hmc_build_monomials(hmc_params *h, const hmc_fermion_setup *fs) {
       rp.meas_freq = sp->meas_freq;
       rp.strict = sp->strict;
       memcpy(rp.cache, sp->cache, sizeof rp.cache);
-      m = hmc_monomial_rhmc(fs, &rp, sp->level);
+      m = hmc_monomial_stout(hmc_monomial_rhmc(fs, &rp, sp->level), &fs->smear);
     } else {
       m = sp->type == 0   ? hmc_monomial_gauge(sp->beta, sp->c1, sp->level)
           : sp->type == 1 ? hmc_monomial_hmc(fs, &fp, sp->level)
                           : hmc_monomial_hasenbusch(fs, &fp, sp->level);
+      if (sp->type != 0) m = hmc_monomial_stout(m, &fs->smear);
     }
     h->monomial[h->nmonomials++] = m;
   }

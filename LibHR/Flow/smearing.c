@@ -116,6 +116,20 @@ static void add_staple(suNg *acc, const gauge_view *l, int lnu, const gauge_view
   suNg_add(acc, acc, &s);
 }
 
+void smear_add_staple(suNg *c, const gauge_view *v, int ix, int mu, int nu) {
+  add_staple(c, v, nu, v, mu, ix, mu, nu);
+}
+
+void smear_stout_exponent(suNg *A, const suNg *c, const suNg *u, double rho) {
+  suNg omega;
+  suNg_mul_dag(&omega, c, u);
+  for (int i = 0; i < NG; ++i)
+    for (int j = 0; j < NG; ++j)
+      A->c[i * NG + j] = 0.5 * rho * (omega.c[i * NG + j] - conj(omega.c[j * NG + i]));
+  const hr_complex tr = suNg_trace(A) / (double)NG;
+  for (int i = 0; i < NG; ++i) A->c[i * NG + i] -= tr;
+}
+
 /* out = Proj[(1 - w) U + (w / n) staples]. */
 static void blocked_link(suNg *out, const suNg *u, const suNg *staples, double w, int n) {
   suNg x;
@@ -145,13 +159,8 @@ static void ape_or_stout_step(suNg_field *out, const suNg_field *u, const smear_
         blocked_link(o, &l, &c, p->alpha, 6);
       } else {
         /* V = exp(P_ta(rho C U^+)) U */
-        suNg omega, x, e;
-        suNg_mul_dag(&omega, &c, &l);
-        for (int i = 0; i < NG; ++i)
-          for (int j = 0; j < NG; ++j)
-            x.c[i * NG + j] = 0.5 * p->rho * (omega.c[i * NG + j] - conj(omega.c[j * NG + i]));
-        const hr_complex tr = suNg_trace(&x) / (double)NG;
-        for (int i = 0; i < NG; ++i) x.c[i * NG + i] -= tr;
+        suNg x, e;
+        smear_stout_exponent(&x, &c, &l, p->rho);
         suNg_exp_matrix(&e, &x);
         suNg_mul(o, &e, &l);
       }

@@ -51,6 +51,7 @@ static void make_hmc(hmc_params *h, hmc_integrator_type t, int nlevels, int step
     hmc_fermion_setup fs;
     fs.csw = 1.1;
     dirac_bc_default(&fs.bc);
+    stout_params_default(&fs.smear);
     hmc_fermion_params fp;
     fp.mass = 0.2;
     fp.dm = 0;

@@ -243,6 +243,7 @@ static void make_hmc(hmc_params *h, int rhmc, double beta, int steps) {
   hmc_fermion_setup fs;
   fs.csw = CSW;
   fs.bc = test_bc();
+  stout_params_default(&fs.smear);
   if (rhmc) {
     rhmc_monomial_params rp;
     rhmc_monomial_params_default(&rp);
