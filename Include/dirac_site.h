@@ -4,7 +4,7 @@
  * colour mat-vecs with U or U^+, reconstruction into the 4 spin components, and the whole
  * hopping sum of one site, the clover block product, the diagonal part and the end of a
  * hopping application (dirac_site_clover_mul, dirac_site_diag, dirac_site_finish),
- *   dirac_site_hop(up, dn, uup, udn, out):
+ *   dirac_site_hop(out, up, dn, uup, udn):
  *   out = sum_mu [ (1 - gamma_mu) U_mu(x) psi(x+mu) + (1 + gamma_mu) U_mu(x-mu)^+ psi(x-mu) ]
  * (the Wilson operator is D = (4 + m0) - out/2 + clover). The same functions exist in single
  * precision with the suffix _flt (dirac_site_hop_flt, ...): one template,

@@ -57,28 +57,27 @@ DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_mul_ipow)(int k, DIRAC_TMPL_C
 }
 
 /* out = a + i^k b, componentwise on colour vectors. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_vec_add_ipow)(const DIRAC_TMPL_VEC *a, int k,
-                                                      const DIRAC_TMPL_VEC *b,
-                                                      DIRAC_TMPL_VEC *out) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_vec_add_ipow)(DIRAC_TMPL_VEC *out, const DIRAC_TMPL_VEC *a,
+                                                      int k, const DIRAC_TMPL_VEC *b) {
   for (int i = 0; i < NF; ++i)
     out->c[i] = a->c[i] + DIRAC_F_(dirac_mul_ipow)(k, b->c[i]);
 }
 
 /* h = half spinor of (1 + s gamma_mu) psi, s = +1 or -1. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_project)(int mu, int s, const DIRAC_TMPL_SPINOR *psi,
-                                                      DIRAC_F_(dirac_half_spinor) * h) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_project)(DIRAC_F_(dirac_half_spinor) * h, int mu,
+                                                      int s, const DIRAC_TMPL_SPINOR *psi) {
   const int perm[4][2] = HR_GAMMA_PERM_INIT;
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
   for (int r = 0; r < 2; ++r)
-    DIRAC_F_(dirac_vec_add_ipow)(&psi->c[r], ipow[mu][r] + (s < 0 ? 2 : 0),
-                                 &psi->c[2 + perm[mu][r]], &h->c[r]);
+    DIRAC_F_(dirac_vec_add_ipow)(&h->c[r], &psi->c[r], ipow[mu][r] + (s < 0 ? 2 : 0),
+                                 &psi->c[2 + perm[mu][r]]);
 }
 
 /* out += (1 + s gamma_mu) applied in reconstructed form to the half spinor h (after the
  * colour mat-vec); `first` != 0 writes instead of adding. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_reconstruct)(int mu, int s, int first,
-                                                          const DIRAC_F_(dirac_half_spinor) * h,
-                                                          DIRAC_TMPL_SPINOR *out) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_reconstruct)(DIRAC_TMPL_SPINOR *out, int mu, int s,
+                                                          int first,
+                                                          const DIRAC_F_(dirac_half_spinor) * h) {
   const int perm[4][2] = HR_GAMMA_PERM_INIT;
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
   for (int r = 0; r < 2; ++r) {
@@ -99,12 +98,11 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_reconstruct)(int mu, int s, int fir
 
 /* One direction of the hopping sum: out (+)= (1 + s gamma_mu) W psi, with W = U for
  * s = -1 (forward) and W = U^+ for s = +1 (backward). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir)(int mu, int s, int first,
-                                                      const DIRAC_TMPL_SPINOR *psi,
-                                                      const DIRAC_TMPL_MAT *U,
-                                                      DIRAC_TMPL_SPINOR *out) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir)(DIRAC_TMPL_SPINOR *out, int mu, int s,
+                                                      int first, const DIRAC_TMPL_SPINOR *psi,
+                                                      const DIRAC_TMPL_MAT *U) {
   DIRAC_F_(dirac_half_spinor) h, w;
-  DIRAC_F_(dirac_spin_project)(mu, s, psi, &h);
+  DIRAC_F_(dirac_spin_project)(&h, mu, s, psi);
   if (s < 0) {
     DIRAC_MR_(_mul_vec)(&w.c[0], U, &h.c[0]);
     DIRAC_MR_(_mul_vec)(&w.c[1], U, &h.c[1]);
@@ -112,24 +110,24 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir)(int mu, int s, int first,
     DIRAC_MR_(_dag_mul_vec)(&w.c[0], U, &h.c[0]);
     DIRAC_MR_(_dag_mul_vec)(&w.c[1], U, &h.c[1]);
   }
-  DIRAC_F_(dirac_spin_reconstruct)(mu, s, first, &w, out);
+  DIRAC_F_(dirac_spin_reconstruct)(out, mu, s, first, &w);
 }
 
 /* The hopping sum of one site in the plain form (any compiler, CUDA included); see
  * dirac_site_hop for the arguments. */
-HR_INLINE void DIRAC_F_(dirac_site_hop_generic)(const DIRAC_TMPL_SPINOR *const up[4],
-                                        const DIRAC_TMPL_SPINOR *const dn[4],
-                                        const DIRAC_TMPL_MAT *const uup[4],
-                                        const DIRAC_TMPL_MAT *const udn[4],
-                                        DIRAC_TMPL_SPINOR *out) {
-  DIRAC_F_(dirac_site_hop_dir)(0, -1, 1, up[0], uup[0], out);
-  DIRAC_F_(dirac_site_hop_dir)(0, +1, 0, dn[0], udn[0], out);
-  DIRAC_F_(dirac_site_hop_dir)(1, -1, 0, up[1], uup[1], out);
-  DIRAC_F_(dirac_site_hop_dir)(1, +1, 0, dn[1], udn[1], out);
-  DIRAC_F_(dirac_site_hop_dir)(2, -1, 0, up[2], uup[2], out);
-  DIRAC_F_(dirac_site_hop_dir)(2, +1, 0, dn[2], udn[2], out);
-  DIRAC_F_(dirac_site_hop_dir)(3, -1, 0, up[3], uup[3], out);
-  DIRAC_F_(dirac_site_hop_dir)(3, +1, 0, dn[3], udn[3], out);
+HR_INLINE void DIRAC_F_(dirac_site_hop_generic)(DIRAC_TMPL_SPINOR *out,
+                                                const DIRAC_TMPL_SPINOR *const up[4],
+                                                const DIRAC_TMPL_SPINOR *const dn[4],
+                                                const DIRAC_TMPL_MAT *const uup[4],
+                                                const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_F_(dirac_site_hop_dir)(out, 0, -1, 1, up[0], uup[0]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 0, +1, 0, dn[0], udn[0]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 1, -1, 0, up[1], uup[1]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 1, +1, 0, dn[1], udn[1]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 2, -1, 0, up[2], uup[2]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 2, +1, 0, dn[2], udn[2]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 3, -1, 0, up[3], uup[3]);
+  DIRAC_F_(dirac_site_hop_dir)(out, 3, +1, 0, dn[3], udn[3]);
 }
 
 #if DIRAC_SIMD
@@ -146,13 +144,13 @@ typedef DIRAC_TMPL_REAL DIRAC_F_(dirac_v4) __attribute__((vector_size(4 * sizeof
 #define DIRAC_V4_ DIRAC_F_(dirac_v4)
 
 /* (re a, im a, re b, im b). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_pair)(DIRAC_TMPL_CPLX a, DIRAC_TMPL_CPLX b,
-                                                 DIRAC_V4_ *out) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_pair)(DIRAC_V4_ *out, DIRAC_TMPL_CPLX a,
+                                                 DIRAC_TMPL_CPLX b) {
   const DIRAC_V4_ v = {hr_creal(a), hr_cimag(a), hr_creal(b), hr_cimag(b)};
   *out = v;
 }
 /* i^k0 times the first complex number, i^k1 times the second (k0, k1 of equal parity). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_ipow)(int k0, int k1, DIRAC_V4_ *v) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_ipow)(DIRAC_V4_ *v, int k0, int k1) {
   k0 &= 3;
   k1 &= 3;
   if (k0 & 1) *v = __builtin_shufflevector(*v, *v, 1, 0, 3, 2);
@@ -163,10 +161,9 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_ipow)(int k0, int k1, DIRAC_V4_ *v) {
 
 /* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
  * components (0, 1) of colour i, acc_lo[i] components (2, 3). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(int mu, int s, int first,
-                                                    const DIRAC_TMPL_SPINOR *psi,
-                                                    const DIRAC_TMPL_MAT *U, DIRAC_V4_ *acc_up,
-                                                    DIRAC_V4_ *acc_lo) {
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_ *acc_lo, int mu,
+                                                    int s, int first, const DIRAC_TMPL_SPINOR *psi,
+                                                    const DIRAC_TMPL_MAT *U) {
   const int perm[4][2] = HR_GAMMA_PERM_INIT;
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
   const int p0 = perm[mu][0], p1 = perm[mu][1];
@@ -175,9 +172,9 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(int mu, int s, int first,
   DIRAC_V4_ h[NF], hs[NF];
   for (int c = 0; c < NF; ++c) {
     DIRAC_V4_ lo;
-    DIRAC_F_(dirac_v4_pair)(psi->c[0].c[c], psi->c[1].c[c], &h[c]);
-    DIRAC_F_(dirac_v4_pair)(psi->c[2 + p0].c[c], psi->c[2 + p1].c[c], &lo);
-    DIRAC_F_(dirac_v4_ipow)(ipow[mu][0] + sh, ipow[mu][1] + sh, &lo);
+    DIRAC_F_(dirac_v4_pair)(&h[c], psi->c[0].c[c], psi->c[1].c[c]);
+    DIRAC_F_(dirac_v4_pair)(&lo, psi->c[2 + p0].c[c], psi->c[2 + p1].c[c]);
+    DIRAC_F_(dirac_v4_ipow)(&lo, ipow[mu][0] + sh, ipow[mu][1] + sh);
     h[c] += lo;
     hs[c] = __builtin_shufflevector(h[c], h[c], 1, 0, 3, 2) * flip;
   }
@@ -193,7 +190,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(int mu, int s, int first,
         w += hr_creal(U->c[c * NF + i]) * h[c] - hr_cimag(U->c[c * NF + i]) * hs[c];
     }
     DIRAC_V4_ lw = w;
-    DIRAC_F_(dirac_v4_ipow)(-ipow[mu][0] + sh, -ipow[mu][1] + sh, &lw);
+    DIRAC_F_(dirac_v4_ipow)(&lw, -ipow[mu][0] + sh, -ipow[mu][1] + sh);
     if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 2, 3, 0, 1);
     if (first) {
       acc_up[i] = w;
@@ -208,20 +205,20 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(int mu, int s, int first,
 /* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
  * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
  * alias an input. Vectorised form; equal to dirac_site_hop_generic to rounding. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
+                                                  const DIRAC_TMPL_SPINOR *const up[4],
                                                   const DIRAC_TMPL_SPINOR *const dn[4],
                                                   const DIRAC_TMPL_MAT *const uup[4],
-                                                  const DIRAC_TMPL_MAT *const udn[4],
-                                                  DIRAC_TMPL_SPINOR *out) {
+                                                  const DIRAC_TMPL_MAT *const udn[4]) {
   DIRAC_V4_ acc_up[NF], acc_lo[NF];
-  DIRAC_F_(dirac_v4_hop_dir)(0, -1, 1, up[0], uup[0], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(0, +1, 0, dn[0], udn[0], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(1, -1, 0, up[1], uup[1], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(1, +1, 0, dn[1], udn[1], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(2, -1, 0, up[2], uup[2], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(2, +1, 0, dn[2], udn[2], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(3, -1, 0, up[3], uup[3], acc_up, acc_lo);
-  DIRAC_F_(dirac_v4_hop_dir)(3, +1, 0, dn[3], udn[3], acc_up, acc_lo);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 0, -1, 1, up[0], uup[0]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 0, +1, 0, dn[0], udn[0]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 1, -1, 0, up[1], uup[1]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 1, +1, 0, dn[1], udn[1]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 2, -1, 0, up[2], uup[2]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 2, +1, 0, dn[2], udn[2]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 3, -1, 0, up[3], uup[3]);
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 3, +1, 0, dn[3], udn[3]);
   for (int i = 0; i < NF; ++i) {
     out->c[0].c[i] = DIRAC_TMPL_MKCPLX(acc_up[i][0], acc_up[i][1]);
     out->c[1].c[i] = DIRAC_TMPL_MKCPLX(acc_up[i][2], acc_up[i][3]);
@@ -237,12 +234,12 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const
 /* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
  * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
  * alias an input. */
-HR_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
+HR_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
+                                        const DIRAC_TMPL_SPINOR *const up[4],
                                         const DIRAC_TMPL_SPINOR *const dn[4],
                                         const DIRAC_TMPL_MAT *const uup[4],
-                                        const DIRAC_TMPL_MAT *const udn[4],
-                                        DIRAC_TMPL_SPINOR *out) {
-  DIRAC_F_(dirac_site_hop_generic)(up, dn, uup, udn, out);
+                                        const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_F_(dirac_site_hop_generic)(out, up, dn, uup, udn);
 }
 #endif
 
@@ -251,8 +248,8 @@ HR_INLINE void DIRAC_F_(dirac_site_hop)(const DIRAC_TMPL_SPINOR *const up[4],
 
 /* out = M x for the two clover blocks M of one site (field_kinds.h: block c[ch] acts on spin
  * components 2 ch, 2 ch + 1); out must not be x. */
-HR_INLINE void DIRAC_F_(dirac_site_clover_mul)(const DIRAC_TMPL_CLOVER *m, const DIRAC_TMPL_SPINOR *x,
-                                               DIRAC_TMPL_SPINOR *out) {
+HR_INLINE void DIRAC_F_(dirac_site_clover_mul)(DIRAC_TMPL_SPINOR *out, const DIRAC_TMPL_CLOVER *m,
+                                               const DIRAC_TMPL_SPINOR *x) {
   for (int ch = 0; ch < 2; ++ch)
     for (int s = 0; s < 2; ++s)
       for (int a = 0; a < NF; ++a) {
@@ -266,10 +263,10 @@ HR_INLINE void DIRAC_F_(dirac_site_clover_mul)(const DIRAC_TMPL_CLOVER *m, const
 
 /* Diagonal part of one site: out = M in, times gamma5 if g5, with M the clover block (or its
  * inverse) `cl`, or the number f when cl is NULL. out must not be in. */
-HR_INLINE void DIRAC_F_(dirac_site_diag)(int g5, DIRAC_TMPL_REAL f, const DIRAC_TMPL_CLOVER *cl,
-                                         const DIRAC_TMPL_SPINOR *in, DIRAC_TMPL_SPINOR *out) {
+HR_INLINE void DIRAC_F_(dirac_site_diag)(DIRAC_TMPL_SPINOR *out, int g5, DIRAC_TMPL_REAL f,
+                                         const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *in) {
   if (cl != NULL)
-    DIRAC_F_(dirac_site_clover_mul)(cl, in, out);
+    DIRAC_F_(dirac_site_clover_mul)(out, cl, in);
   else
     DIRAC_SR_(_scale)(out, f, in);
   if (g5) DIRAC_SR_(_g5)(out, out);
@@ -281,16 +278,17 @@ HR_INLINE void DIRAC_F_(dirac_site_diag)(int g5, DIRAC_TMPL_REAL f, const DIRAC_
  *   DIRAC_HOP_THEN_INV:  t = M^-1 (s r)     (cl = inverse block, or M^-1 = 1 / diag)
  * and out = gamma5 t if g5, else t. x and cl may be NULL where the mode does not use them;
  * r is overwritten. */
-HR_INLINE void DIRAC_F_(dirac_site_finish)(int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
+                                           DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
                                            const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl,
-                                           DIRAC_TMPL_SPINOR *r, DIRAC_TMPL_SPINOR *out) {
+                                           DIRAC_TMPL_SPINOR *r) {
   DIRAC_TMPL_SPINOR t;
   if (mode == DIRAC_HOP_PLUS_DIAG) {
-    DIRAC_F_(dirac_site_diag)(0, diag, cl, x, &t);
+    DIRAC_F_(dirac_site_diag)(&t, 0, diag, cl, x);
     DIRAC_SR_(_mul_add)(&t, &t, s, r);
   } else if (mode == DIRAC_HOP_THEN_INV) {
     DIRAC_SR_(_scale)(r, s, r);
-    DIRAC_F_(dirac_site_diag)(0, (DIRAC_TMPL_REAL)1 / diag, cl, r, &t);
+    DIRAC_F_(dirac_site_diag)(&t, 0, (DIRAC_TMPL_REAL)1 / diag, cl, r);
   } else {
     DIRAC_SR_(_scale)(&t, s, r);
   }

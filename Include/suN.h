@@ -4,23 +4,23 @@
  * usable in host code, CUDA device code and the emulated GPU backend.
  *
  * How names are formed: <type>_<operation>, after the type of the main argument; outputs
- * come last. For the matrix types suNg, suNg_flt, suNf, suNf_flt (M below, with vector type V,
+ * come first. For the matrix types suNg, suNg_flt, suNf, suNf_flt (M below, with vector type V,
  * real type R and complex type C of the same precision):
- *   M_zero(out)  M_unit(out)  M_copy(a,out)  M_add(a,b,out)  M_sub(a,b,out)  M_minus(a,out)
- *   M_scale(R s,a,out)  M_scale_cmplx(C z,a,out)  M_mul_add(a,R s,b,out): out = a + s b
- *   M_dagger(a,out): a^+   M_mul(a,b,out): a b   M_mul_dag(a,b,out): a b^+
- *   M_dag_mul(a,b,out): a^+ b   M_trace(a)  M_re_trace(a)  M_sqnorm(a): sum |a_ij|^2
- *   M_det(a)   M_mul_vec(U,v,out): U v   M_dag_mul_vec(U,v,out): U^+ v
- *   M_mul_vec_add(U,v,out): out += U v   M_dag_mul_vec_add(U,v,out): out += U^+ v
+ *   M_zero(out)  M_unit(out)  M_copy(out,a)  M_add(out,a,b)  M_sub(out,a,b)  M_minus(out,a)
+ *   M_scale(out,R s,a)  M_scale_cmplx(out,C z,a)  M_mul_add(out,a,R s,b): out = a + s b
+ *   M_dagger(out,a): a^+   M_mul(out,a,b): a b   M_mul_dag(out,a,b): a b^+
+ *   M_dag_mul(out,a,b): a^+ b   M_trace(a)  M_re_trace(a)  M_sqnorm(a): sum |a_ij|^2
+ *   M_det(a)   M_mul_vec(out,U,v): U v   M_dag_mul_vec(out,U,v): U^+ v
+ *   M_mul_vec_add(out,U,v): out += U v   M_dag_mul_vec_add(out,U,v): out += U^+ v
  * For the vector types suNg_vector, suNf_vector (and _flt) and the spinor types suNf_spinor,
  * suNf_spinor_flt (X below):
  *   X_zero X_copy X_add X_sub X_minus X_scale X_scale_cmplx X_mul_add X_mul_add_cmplx
  *   X_prod(a,b): <a,b> = sum conj(a) b   X_re_prod(a,b)   X_sqnorm(a)
- * vectors also X_add_i(a,b,out): a + i b, X_sub_i(a,b,out): a - i b; spinors also
- *   X_g5(a,out): gamma5 a   X_g5_mul_add(a,s,b,out): a + s gamma5 b   X_g5_prod(a,b): <a,g5 b>
- *   X_mul_colour(U,a,out): the suNf matrix U applied to each spin component.
+ * vectors also X_add_i(out,a,b): a + i b, X_sub_i(out,a,b): a - i b; spinors also
+ *   X_g5(out,a): gamma5 a   X_g5_mul_add(out,a,s,b): a + s gamma5 b   X_g5_prod(a,b): <a,g5 b>
+ *   X_mul_colour(out,U,a): the suNf matrix U applied to each spin component.
  * Algebra vectors suNg_algebra_vector (and _flt): _zero _add _sub _scale _mul_add _sqnorm.
- * Precision: <double type>_to_flt(a, out) and <_flt type>_to_dbl(a, out), e.g.
+ * Precision: <double type>_to_flt(out, a) and <_flt type>_to_dbl(out, a), e.g.
  *   suNf_spinor_to_flt, suNf_spinor_flt_to_dbl, suNg_to_flt, suNg_flt_to_dbl.
  * Group operations of SU(NG) (double precision; the generic versions with a run-time n are
  * in suN_generic.h, representations in representation.h, random matrices in suN_random.h):

@@ -49,7 +49,7 @@ HR_INLINE void DGPU_(dirac_gpu_hop_dir)(const dirac_gpu_args *a, int ix, int ex,
     HR_GPU_SITE_AT(a->usites, iz, e, off, len);
     DGPU_RD_(DGPU_MAT)(len, &w, u + 4 * off, e - off, mu);
   }
-  DGPU_(dirac_site_hop_dir)(mu, sg, first, &psi, &w, r);
+  DGPU_(dirac_site_hop_dir)(r, mu, sg, first, &psi, &w);
 }
 
 /* The hopping application at one output site, for one variant (mode, g5, clover): constants
@@ -77,9 +77,9 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
   if (has_cl) {
     DGPU_CLOVER c;
     DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a->cl + ux_off, ex - ux_off, 0);
-    DGPU_(dirac_site_finish)(mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, &c, &r, &o);
+    DGPU_(dirac_site_finish)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, &c, &r);
   } else {
-    DGPU_(dirac_site_finish)(mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, NULL, &r, &o);
+    DGPU_(dirac_site_finish)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, NULL, &r);
   }
   DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a->out + o_off, eo - o_off, 0);
 }
@@ -121,9 +121,9 @@ HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, in
         HR_GPU_SITE_AT(a.usites, ix, ex, ux_off, ux_len);
         DGPU_CLOVER c;
         DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a.cl + ux_off, ex - ux_off, 0);
-        DGPU_(dirac_site_diag)(a.g5, (DGPU_REAL)a.diag, &c, &v, &o);
+        DGPU_(dirac_site_diag)(&o, a.g5, (DGPU_REAL)a.diag, &c, &v);
       } else {
-        DGPU_(dirac_site_diag)(a.g5, (DGPU_REAL)a.diag, NULL, &v, &o);
+        DGPU_(dirac_site_diag)(&o, a.g5, (DGPU_REAL)a.diag, NULL, &v);
       }
       DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a.out + o_off, eo - o_off, 0);
     }

@@ -115,7 +115,7 @@ START_TEST(test_site_kernel) {
       qu[mu] = &uu[mu];
       qd[mu] = &ud[mu];
     }
-    dirac_site_hop(pu, pd, qu, qd, &out);
+    dirac_site_hop(&out, pu, pd, qu, qd);
     suNf_spinor_zero(&want);
     for (int mu = 0; mu < 4; mu++) {
       suNf_spinor t;
@@ -128,7 +128,7 @@ START_TEST(test_site_kernel) {
     suNf_spinor_sub(&d, &out, &want);
     ck_assert_msg(sqrt(suNf_spinor_sqnorm(&d) / suNf_spinor_sqnorm(&want)) < 1e-14,
                   "site kernel (DIRAC_SIMD = %d) differs from explicit gamma matrices", DIRAC_SIMD);
-    dirac_site_hop_generic(pu, pd, qu, qd, &outg);
+    dirac_site_hop_generic(&outg, pu, pd, qu, qd);
     suNf_spinor_sub(&d, &outg, &want);
     ck_assert_msg(sqrt(suNf_spinor_sqnorm(&d) / suNf_spinor_sqnorm(&want)) < 1e-14,
                   "generic site kernel differs from explicit gamma matrices");
@@ -149,9 +149,9 @@ START_TEST(test_site_kernel) {
     }
     for (int form = 0; form < 2; form++) {
       if (form == 0)
-        dirac_site_hop_flt(puf, pdf, quf, qdf, &outf);
+        dirac_site_hop_flt(&outf, puf, pdf, quf, qdf);
       else
-        dirac_site_hop_generic_flt(puf, pdf, quf, qdf, &outf);
+        dirac_site_hop_generic_flt(&outf, puf, pdf, quf, qdf);
       suNf_spinor back;
       suNf_spinor_flt_to_dbl(&back, &outf);
       suNf_spinor_sub(&d, &back, &want);
