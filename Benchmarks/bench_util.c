@@ -15,9 +15,7 @@ double bench_wtime(void) {
 #if HR_WITH_MPI
   return MPI_Wtime();
 #else
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  return hr_wtime();
 #endif
 }
 

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "archive.h"
 #include "boundary_conditions.h"
@@ -43,13 +42,6 @@ typedef struct {
   char conf[INPUT_STRING_MAX];
 } bench_params;
 
-/* Wall-clock seconds (monotonic). */
-static double wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* GFLOP/s of g5Dphi_eopre_sq alone in one precision: the best of 3 batches of at least
  * min_time / 3 seconds each (the best batch is the least disturbed by other load). */
 static double operator_gflops(const dirac_op *D, int single, double min_time) {
@@ -61,7 +53,7 @@ static double operator_gflops(const dirac_op *D, int single, double min_time) {
   double best = 0;
   for (int batch = 0; batch < 3; batch++) {
     int n = 0;
-    double t0 = wtime(), t = 0;
+    double t0 = hr_wtime(), t = 0;
     do {
       for (int k = 0; k < 5; k++) {
         if (single)
@@ -70,7 +62,7 @@ static double operator_gflops(const dirac_op *D, int single, double min_time) {
           op.apply(a + 1, a, op.ctx);
       }
       n += 5;
-      t = wtime() - t0;
+      t = hr_wtime() - t0;
       global_max(&t, 1);
     } while (t < min_time / 3);
     const double gf = n * op.flops / t * 1e-9;
@@ -99,9 +91,9 @@ static void bench_solves(const char *label, const dirac_op *D, const bench_param
   hr_solver_status st[2] = {HR_SOLVER_CONVERGED, HR_SOLVER_CONVERGED};
   for (int rep = 0; rep < 3; rep++)
     for (int mixed = 0; mixed < 2; mixed++) {
-      double t0 = wtime();
+      double t0 = hr_wtime();
       const hr_solver_status sr = dirac_solve_eo(x, D, b, mixed, &p, r + mixed);
-      double tr = wtime() - t0;
+      double tr = hr_wtime() - t0;
       global_max(&tr, 1);
       if (tr < secs[mixed]) secs[mixed] = tr;
       if (sr != HR_SOLVER_CONVERGED) st[mixed] = sr;

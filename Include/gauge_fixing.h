@@ -39,6 +39,7 @@ typedef struct {
   double theta;      /* final residual */
   double functional; /* final functional */
   int converged;     /* 1 when theta < tolerance */
+  double seconds;    /* wall-clock time of the fixing */
 } gauge_fixing_result;
 
 /* Default parameters (Landau, Fourier-accelerated steepest ascent, see above). */

@@ -17,6 +17,9 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input);
 /* End a program: flush and close logs, free the input file of hr_setup, MPI_Finalize. */
 void hr_finalize(void);
 
+/* Wall-clock seconds since an arbitrary start (monotonic clock), for timings. */
+double hr_wtime(void);
+
 /* MPI rank of this process in the world communicator (0 without MPI). */
 int hr_rank(void);
 /* Number of MPI ranks (1 without MPI). */

@@ -1,9 +1,9 @@
 /* solver_common.c -- what every Krylov solver shares: default parameters, status names,
  * the true residual, timing, start and end of a solve (argument checks, |b|, the final log
  * line and the non-convergence message) and work-field allocation. */
-#include <time.h>
 
 #include "communications.h"
+#include "hr_core.h"
 #include "hr_error.h"
 #include "logger.h"
 #include "solver_internal.h"
@@ -27,12 +27,6 @@ const char *solver_status_name(hr_solver_status s) {
   return "unknown status";
 }
 
-double solver_wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 double solver_global_sites(const geometry_descriptor *g) {
   double n = (double)g->master_sites;
   global_sum(&n, 1);
@@ -54,7 +48,7 @@ int solver_begin(solver_run *run, const char *name, const hr_linear_operator *A,
   run->name = (p != NULL && p->name != NULL) ? p->name : name;
   run->p = p;
   run->res = res;
-  run->t0 = solver_wtime();
+  run->t0 = hr_wtime();
   res->status = HR_SOLVER_BAD_INPUT;
   res->iterations = 0;
   res->residual = INFINITY;
@@ -104,7 +98,7 @@ hr_solver_status solver_end(solver_run *run, hr_solver_status status, double tru
   if (status == HR_SOLVER_CONVERGED && !(true_rel <= run->p->tol)) status = HR_SOLVER_MAX_ITER;
   res->status = status;
   res->residual = true_rel;
-  res->seconds = solver_wtime() - run->t0;
+  res->seconds = hr_wtime() - run->t0;
   if (status == HR_SOLVER_CONVERGED) {
     lprintf("INVERTER", 10,
             "%s: converged in %d iterations (%d reliable updates), true residual %.3e "

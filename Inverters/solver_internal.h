@@ -20,9 +20,6 @@
 #define LA_FLOP_CAXPY (4.0 * SOLVER_REALS)   /* r += z s (complex z) */
 #define LA_FLOP_CG_UPDATE (6.0 * SOLVER_REALS)
 
-/* Wall-clock seconds (monotonic). */
-double solver_wtime(void);
-
 /* Bookkeeping of one solve. */
 typedef struct {
   const char *name;      /* label of the log lines */

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "communications.h"
 #include "geometry.h"
+#include "hr_core.h"
 #include "hr_error.h"
 #include "linear_algebra.h"
 #include "logger.h"
@@ -97,13 +97,6 @@ void hmc_check_params(const hmc_params *h) {
   }
 }
 
-/* Wall-clock seconds. */
-static double wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Time spent in the force updates of each monomial (for hmc_result). */
 static double force_time[HMC_MAX_MONOMIALS];
 
@@ -113,9 +106,9 @@ static void momenta_update(const hmc_params *h, int l, const suNg_field *u, suNg
   for (int i = 0; i < h->nmonomials; i++) {
     hmc_monomial *m = h->monomial[i];
     if (m->level != l) continue;
-    const double t0 = wtime();
+    const double t0 = hr_wtime();
     m->force_update(m, u, p, eps);
-    force_time[i] += wtime() - t0;
+    force_time[i] += hr_wtime() - t0;
   }
 }
 
@@ -172,7 +165,7 @@ static double start_hamiltonian(const hmc_params *h, const suNg_field *u, const 
 void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res) {
   memset(res, 0, sizeof *res);
   memset(force_time, 0, sizeof force_time);
-  const double t0 = wtime();
+  const double t0 = hr_wtime();
   suNg_av_field *p = alloc_suNg_av_field(1, &glattice);
   suNg_field *u0 = alloc_suNg_field(1, &glattice);
   copy_suNg_field(u0, u);
@@ -194,7 +187,7 @@ void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res) {
   }
   free_suNg_field(u0);
   free_suNg_av_field(p);
-  res->seconds = wtime() - t0;
+  res->seconds = hr_wtime() - t0;
 }
 
 /* Largest element-wise |a - b| of two link fields over the master sites, all processes. */

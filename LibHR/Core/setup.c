@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if HR_WITH_MPI
 #include <mpi.h>
@@ -27,6 +28,12 @@ static int mpi_running(void) {
   return initialized && !finalized;
 }
 #endif
+
+double hr_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 int hr_rank(void) {
   int rank = 0;

@@ -7,10 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "communications.h"
 #include "geometry.h"
+#include "hr_core.h"
 #include "hr_error.h"
 
 #if HR_WITH_FFTW
@@ -196,15 +196,6 @@ static fftw_plan fft_get_plan(int n, int howmany, int sign) {
   return p;
 }
 
-#if HR_WITH_MPI
-/* Wall-clock seconds (the communication time of the transforms). */
-static double fft_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-#endif
-
 /* Transform along direction mu. */
 static void fft_direction(hr_complex *data, int ncomp, int mu, int sign, double theta) {
   const int L = LOC_SIZE[mu], N = GLB_SIZE[mu], P = NP_SIZE[mu], me = COORD[mu];
@@ -234,9 +225,9 @@ static void fft_direction(hr_complex *data, int ncomp, int mu, int sign, double 
       rc[r] = (int)(nl * L * (long)sizeof(hr_complex));
       rd[r] = (int)((long)r * nl * L * (long)sizeof(hr_complex));
     }
-    const double t0 = fft_now();
+    const double t0 = hr_wtime();
     MPI_Alltoallv(fc.sbuf, sc, sd, MPI_BYTE, fc.rbuf, rc, rd, MPI_BYTE, fc.row[mu]);
-    fft_comm_time += fft_now() - t0;
+    fft_comm_time += hr_wtime() - t0;
     for (int q = 0; q < P; q++)
       for (long l = 0; l < nl; l++)
         for (int k = 0; k < L; k++)
@@ -274,9 +265,9 @@ static void fft_direction(hr_complex *data, int ncomp, int mu, int sign, double 
       sc[r] = (int)(nl * L * (long)sizeof(hr_complex));
       sd[r] = (int)((long)r * nl * L * (long)sizeof(hr_complex));
     }
-    const double t0 = fft_now();
+    const double t0 = hr_wtime();
     MPI_Alltoallv(fc.rbuf, sc, sd, MPI_BYTE, fc.sbuf, rc, rd, MPI_BYTE, fc.row[mu]);
-    fft_comm_time += fft_now() - t0;
+    fft_comm_time += hr_wtime() - t0;
     o = 0;
     for (int r = 0; r < P; r++) {
       const long a = M * r / P, b = M * (r + 1) / P;

@@ -11,6 +11,7 @@
 #include "communications.h"
 #include "fourier.h"
 #include "geometry.h"
+#include "hr_core.h"
 #include "hr_error.h"
 #include "logger.h"
 #include "reduction.h"
@@ -200,7 +201,8 @@ static void gf_steepest_step(suNg *g, const suNg_field *u, int mu0, double alpha
 }
 
 gauge_fixing_result gauge_fix(suNg_field *u, const gauge_fixing_params *p) {
-  gauge_fixing_result r = {0, 0, 0, 0};
+  gauge_fixing_result r = {0, 0, 0, 0, 0};
+  const double t0 = hr_wtime();
   hr_assert(u->type == &glattice, "gauge_fix: the links must live on glattice");
   hr_assert(p->kind == HR_GF_LANDAU || p->kind == HR_GF_COULOMB, "gauge_fix: no gauge chosen");
   const int mu0 = p->kind == HR_GF_COULOMB ? 1 : 0;
@@ -259,8 +261,10 @@ gauge_fixing_result gauge_fix(suNg_field *u, const gauge_fixing_params *p) {
   r.theta = m[0];
   r.functional = m[1];
   r.converged = m[0] < p->tolerance;
-  lprintf("GAUGEFIX", 10, "gauge=%s done iterations=%d theta=%.16e functional=%.16e converged=%d\n",
-          gauge_kind_name(p->kind), r.iterations, r.theta, r.functional, r.converged);
+  r.seconds = hr_wtime() - t0;
+  lprintf("GAUGEFIX", 10,
+          "gauge=%s done iterations=%d theta=%.16e functional=%.16e converged=%d seconds=%.3f\n",
+          gauge_kind_name(p->kind), r.iterations, r.theta, r.functional, r.converged, r.seconds);
   if (plain) fft_free(plain);
   free(g);
   free(lex);
