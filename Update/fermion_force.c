@@ -159,7 +159,9 @@ void fermion_force_acc_zero(fermion_force_acc *f) {
 #endif
     return;
   }
-  _OMP_MASTER_FOR(&glattice, ix) { ff_site_zero(&v, sig, zp, ix); }
+  _OMP_MASTER_FOR(&glattice, ix) {
+    ff_site_zero(sig, zp, &v, ix);
+  }
 }
 
 /* out (glat_odd) = -D_oo^-1 H_oe in (in on glat_even); g5 = 1: the same with gamma5 on both
@@ -221,7 +223,9 @@ void fermion_force_add_eo(fermion_force_acc *f, const dirac_op *D, double c,
 #endif
     return;
   }
-  _OMP_MASTER_FOR(&glattice, ix) { ff_site_eo(&v, L, R, sig, zp, ix, chop, cclover); }
+  _OMP_MASTER_FOR(&glattice, ix) {
+    ff_site_eo(sig, zp, &v, L, R, ix, chop, cclover);
+  }
 }
 
 void fermion_force_add_logdet(fermion_force_acc *f, const dirac_op *D, double c, int parity) {
@@ -241,7 +245,9 @@ void fermion_force_add_logdet(fermion_force_acc *f, const dirac_op *D, double c,
 #endif
     return;
   }
-  _OMP_MASTER_FOR(g, ix) { ff_site_logdet(&v, inv, &z, ix, cc); }
+  _OMP_MASTER_FOR(g, ix) {
+    ff_site_logdet(&z, &v, inv, ix, cc);
+  }
 }
 
 void fermion_force_apply(suNg_av_field *p, fermion_force_acc *f, const dirac_op *D, double eps) {
@@ -258,16 +264,20 @@ void fermion_force_apply(suNg_av_field *p, fermion_force_acc *f, const dirac_op 
       fermion_force_gpu_antihermitian(&v, &z);
 #endif
     } else {
-      _OMP_MASTER_FOR(&glattice, ix) { ff_site_antihermitian(&v, &z, ix); }
+      _OMP_MASTER_FOR(&glattice, ix) {
+        ff_site_antihermitian(&z, &v, ix);
+      }
     }
     sendrecv_suNf_field(&f->zc[0]);
     sendrecv_suNf_field(&f->zc[1]);
     if (gpu) {
 #if HR_GPU_ENABLED
-      fermion_force_gpu_clover_sigma(&v, uf, &z, sig);
+      fermion_force_gpu_clover_sigma(sig, &v, uf, &z);
 #endif
     } else {
-      _OMP_MASTER_FOR(&glattice, ix) { ff_site_clover_sigma(&v, uf, &z, sig, ix); }
+      _OMP_MASTER_FOR(&glattice, ix) {
+        ff_site_clover_sigma(sig, &v, uf, &z, ix);
+      }
     }
   }
   suNg_algebra_vector *pm = FF_WRITE(suNg_av_field, p, gpu);
@@ -277,5 +287,7 @@ void fermion_force_apply(suNg_av_field *p, fermion_force_acc *f, const dirac_op 
 #endif
     return;
   }
-  _OMP_MASTER_FOR(&glattice, ix) { ff_site_apply(&v, uf, sig, pm, ix, eps); }
+  _OMP_MASTER_FOR(&glattice, ix) {
+    ff_site_apply(pm, &v, uf, sig, ix, eps);
+  }
 }

@@ -25,7 +25,9 @@
 
 HR_KERNEL_ANY_BLOCK(ff_zero_kernel, fermion_force_view v, suNf *sig, ff_clover_acc z, int has_z,
           int first, int n) {
-  FF_SITE_LOOP(ix, first, n) { ff_site_zero(&v, sig, has_z ? &z : NULL, ix); }
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_zero(sig, has_z ? &z : NULL, &v, ix);
+  }
 }
 
 void fermion_force_gpu_zero(const fermion_force_view *v, suNf *sig, const ff_clover_acc *z) {
@@ -64,7 +66,9 @@ void fermion_force_gpu_assemble(spinor_field *full, const spinor_field *even,
 HR_KERNEL_ANY_BLOCK(ff_eo_kernel, fermion_force_view v, const suNf_spinor *L, const suNf_spinor *R,
           suNf *sig, ff_clover_acc z, int has_z, hr_complex chop, hr_complex cclover, int first,
           int n) {
-  FF_SITE_LOOP(ix, first, n) { ff_site_eo(&v, L, R, sig, has_z ? &z : NULL, ix, chop, cclover); }
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_eo(sig, has_z ? &z : NULL, &v, L, R, ix, chop, cclover);
+  }
 }
 
 void fermion_force_gpu_eo(const fermion_force_view *v, const suNf_spinor *L,
@@ -77,7 +81,9 @@ void fermion_force_gpu_eo(const fermion_force_view *v, const suNf_spinor *L,
 
 HR_KERNEL_ANY_BLOCK(ff_logdet_kernel, fermion_force_view v, const suNf_clover *inv, ff_clover_acc z,
           hr_complex cc, int first, int n) {
-  FF_SITE_LOOP(ix, first, n) { ff_site_logdet(&v, inv, &z, ix, cc); }
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_logdet(&z, &v, inv, ix, cc);
+  }
 }
 
 void fermion_force_gpu_logdet(const fermion_force_view *v, const geometry_descriptor *g,
@@ -85,8 +91,11 @@ void fermion_force_gpu_logdet(const fermion_force_view *v, const geometry_descri
   FF_PIECE_LAUNCH(g, ff_logdet_kernel, *v, inv, *z, cc);
 }
 
-HR_KERNEL_ANY_BLOCK(ff_antihermitian_kernel, fermion_force_view v, ff_clover_acc z, int first, int n) {
-  FF_SITE_LOOP(ix, first, n) { ff_site_antihermitian(&v, &z, ix); }
+HR_KERNEL_ANY_BLOCK(ff_antihermitian_kernel, fermion_force_view v, ff_clover_acc z, int first,
+                    int n) {
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_antihermitian(&z, &v, ix);
+  }
 }
 
 void fermion_force_gpu_antihermitian(const fermion_force_view *v, const ff_clover_acc *z) {
@@ -95,17 +104,21 @@ void fermion_force_gpu_antihermitian(const fermion_force_view *v, const ff_clove
 
 HR_KERNEL_ANY_BLOCK(ff_clover_sigma_kernel, fermion_force_view v, const suNf *uf, ff_clover_acc z,
           suNf *sig, int first, int n) {
-  FF_SITE_LOOP(ix, first, n) { ff_site_clover_sigma(&v, uf, &z, sig, ix); }
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_clover_sigma(sig, &v, uf, &z, ix);
+  }
 }
 
-void fermion_force_gpu_clover_sigma(const fermion_force_view *v, const suNf *uf,
-                                    const ff_clover_acc *z, suNf *sig) {
+void fermion_force_gpu_clover_sigma(suNf *sig, const fermion_force_view *v, const suNf *uf,
+                                    const ff_clover_acc *z) {
   FF_PIECE_LAUNCH(&glattice, ff_clover_sigma_kernel, *v, uf, *z, sig);
 }
 
 HR_KERNEL_ANY_BLOCK(ff_apply_kernel, fermion_force_view v, const suNf *uf, const suNf *sig,
           suNg_algebra_vector *p, double eps, int first, int n) {
-  FF_SITE_LOOP(ix, first, n) { ff_site_apply(&v, uf, sig, p, ix, eps); }
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_apply(p, &v, uf, sig, ix, eps);
+  }
 }
 
 void fermion_force_gpu_apply(const fermion_force_view *v, const suNf *uf, const suNf *sig,

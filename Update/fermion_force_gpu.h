@@ -29,8 +29,8 @@ void fermion_force_gpu_logdet(const fermion_force_view *v, const geometry_descri
 /* ff_site_antihermitian on every master site. */
 void fermion_force_gpu_antihermitian(const fermion_force_view *v, const ff_clover_acc *z);
 /* ff_site_clover_sigma on every master site. */
-void fermion_force_gpu_clover_sigma(const fermion_force_view *v, const suNf *uf,
-                                    const ff_clover_acc *z, suNf *sig);
+void fermion_force_gpu_clover_sigma(suNf *sig, const fermion_force_view *v, const suNf *uf,
+                                    const ff_clover_acc *z);
 /* ff_site_apply on every master site. */
 void fermion_force_gpu_apply(const fermion_force_view *v, const suNf *uf, const suNf *sig,
                              suNg_algebra_vector *p, double eps);

@@ -36,8 +36,8 @@ typedef struct {
 } fermion_force_view;
 
 /* out = element mu of site ix of a link field (4 elements per site) at base. */
-HR_INLINE void ff_load_link(const fermion_force_view *v, const suNf *base, int ix, int mu,
-                            suNf *out) {
+HR_INLINE void ff_load_link(suNf *out, const fermion_force_view *v, const suNf *base, int ix,
+                            int mu) {
   const int e = ix - v->shift;
   if (v->off == NULL) {
     *out = base[4 * e + mu];
@@ -48,7 +48,7 @@ HR_INLINE void ff_load_link(const fermion_force_view *v, const suNf *base, int i
 }
 
 /* Element mu of site ix of a link field at base = *in. */
-HR_INLINE void ff_store_link(const fermion_force_view *v, suNf *base, int ix, int mu,
+HR_INLINE void ff_store_link(suNf *base, const fermion_force_view *v, int ix, int mu,
                              const suNf *in) {
   const int e = ix - v->shift;
   if (v->off == NULL) {
@@ -60,8 +60,8 @@ HR_INLINE void ff_store_link(const fermion_force_view *v, suNf *base, int ix, in
 }
 
 /* out = the spinor of site ix of a site field on glattice at base. */
-HR_INLINE void ff_load_spinor(const fermion_force_view *v, const suNf_spinor *base, int ix,
-                              suNf_spinor *out) {
+HR_INLINE void ff_load_spinor(suNf_spinor *out, const fermion_force_view *v,
+                              const suNf_spinor *base, int ix) {
   const int e = ix - v->shift;
   if (v->off == NULL) {
     *out = base[e];
@@ -77,15 +77,15 @@ typedef struct {
 } ff_clover_acc;
 
 /* out = Z_q(ix). */
-HR_INLINE void ff_load_plane(const fermion_force_view *v, const ff_clover_acc *z, int ix, int q,
-                             suNf *out) {
-  ff_load_link(v, z->f[q / 4], ix, q % 4, out);
+HR_INLINE void ff_load_plane(suNf *out, const fermion_force_view *v, const ff_clover_acc *z, int ix,
+                             int q) {
+  ff_load_link(out, v, z->f[q / 4], ix, q % 4);
 }
 
 /* Z_q(ix) = *in. */
-HR_INLINE void ff_store_plane(const fermion_force_view *v, const ff_clover_acc *z, int ix, int q,
+HR_INLINE void ff_store_plane(const ff_clover_acc *z, const fermion_force_view *v, int ix, int q,
                               const suNf *in) {
-  ff_store_link(v, z->f[q / 4], ix, q % 4, in);
+  ff_store_link(z->f[q / 4], v, ix, q % 4, in);
 }
 
 /* Element k of block ch of the clover field at base (site ix). */
@@ -100,7 +100,7 @@ HR_INLINE hr_complex ff_clover_element(const fermion_force_view *v, const suNf_c
 }
 
 /* out = M in for a 4x4 spin matrix M (row-major). */
-HR_INLINE void ff_spin_apply(const hr_complex *M, const suNf_spinor *in, suNf_spinor *out) {
+HR_INLINE void ff_spin_apply(suNf_spinor *out, const hr_complex *M, const suNf_spinor *in) {
   for (int s = 0; s < 4; s++)
     for (int i = 0; i < NF; i++) {
       hr_complex c = hr_cmplx(0, 0);
@@ -122,53 +122,53 @@ HR_INLINE void ff_spin_outer_add(suNf *out, hr_complex c, const suNf_spinor *vv,
 }
 
 /* Sigma(ix, mu) = 0 for all mu and Z_q(ix) = 0 for all q (z NULL: no clover term). */
-HR_INLINE void ff_site_zero(const fermion_force_view *v, suNf *sig, const ff_clover_acc *z,
+HR_INLINE void ff_site_zero(suNf *sig, const ff_clover_acc *z, const fermion_force_view *v,
                             int ix) {
   suNf zero;
   suNf_zero(&zero);
-  for (int mu = 0; mu < 4; mu++) ff_store_link(v, sig, ix, mu, &zero);
+  for (int mu = 0; mu < 4; mu++) ff_store_link(sig, v, ix, mu, &zero);
   if (z != NULL)
-    for (int q = 0; q < FF_NPLANES; q++) ff_store_plane(v, z, ix, q, &zero);
+    for (int q = 0; q < FF_NPLANES; q++) ff_store_plane(z, v, ix, q, &zero);
 }
 
 /* The hopping and clover terms of Re[L^+ dD R] at site ix (L, R on glattice, halo current):
  *   Sigma(x,mu) += chop sum_s { [(1-g_mu) R(x+mu)]_s L(x)_s^+ + [(1+g_mu) L(x+mu)]_s R(x)_s^+ }
  *   Z_q(x) += cclover sum_s [sigma_q R(x)]_s L(x)_s^+   (z NULL: no clover term). */
-HR_INLINE void ff_site_eo(const fermion_force_view *v, const suNf_spinor *L, const suNf_spinor *R,
-                          suNf *sig, const ff_clover_acc *z, int ix, hr_complex chop,
+HR_INLINE void ff_site_eo(suNf *sig, const ff_clover_acc *z, const fermion_force_view *v,
+                          const suNf_spinor *L, const suNf_spinor *R, int ix, hr_complex chop,
                           hr_complex cclover) {
   suNf_spinor lx, rx, ly, ry, t;
   suNf s;
-  ff_load_spinor(v, L, ix, &lx);
-  ff_load_spinor(v, R, ix, &rx);
+  ff_load_spinor(&lx, v, L, ix);
+  ff_load_spinor(&rx, v, R, ix);
   for (int mu = 0; mu < 4; mu++) {
     const int iy = v->iup[4 * ix + mu];
-    ff_load_spinor(v, L, iy, &ly);
-    ff_load_spinor(v, R, iy, &ry);
-    ff_load_link(v, sig, ix, mu, &s);
-    ff_spin_apply(v->spin->one_minus_gamma[mu], &ry, &t);
+    ff_load_spinor(&ly, v, L, iy);
+    ff_load_spinor(&ry, v, R, iy);
+    ff_load_link(&s, v, sig, ix, mu);
+    ff_spin_apply(&t, v->spin->one_minus_gamma[mu], &ry);
     ff_spin_outer_add(&s, chop, &t, &lx);
-    ff_spin_apply(v->spin->one_plus_gamma[mu], &ly, &t);
+    ff_spin_apply(&t, v->spin->one_plus_gamma[mu], &ly);
     ff_spin_outer_add(&s, chop, &t, &rx);
-    ff_store_link(v, sig, ix, mu, &s);
+    ff_store_link(sig, v, ix, mu, &s);
   }
   if (z != NULL)
     for (int q = 0; q < FF_NPLANES; q++) {
-      ff_load_plane(v, z, ix, q, &s);
-      ff_spin_apply(v->spin->sigma_plane[q], &rx, &t);
+      ff_load_plane(&s, v, z, ix, q);
+      ff_spin_apply(&t, v->spin->sigma_plane[q], &rx);
       ff_spin_outer_add(&s, cclover, &t, &lx);
-      ff_store_plane(v, z, ix, q, &s);
+      ff_store_plane(z, v, ix, q, &s);
     }
 }
 
 /* The log-det derivative at site ix: (Z_q)_{ba} += cc sum_{s,t} (sigma_q)_{st} (D_xx^-1)_{(t b),
  * (s a)}, with the inverse clover blocks inv (glattice). */
-HR_INLINE void ff_site_logdet(const fermion_force_view *v, const suNf_clover *inv,
-                              const ff_clover_acc *z, int ix, hr_complex cc) {
+HR_INLINE void ff_site_logdet(const ff_clover_acc *z, const fermion_force_view *v,
+                              const suNf_clover *inv, int ix, hr_complex cc) {
   enum { DIM = CLOVER_BLOCK_DIM };
   for (int q = 0; q < FF_NPLANES; q++) {
     suNf zq;
-    ff_load_plane(v, z, ix, q, &zq);
+    ff_load_plane(&zq, v, z, ix, q);
     for (int ch = 0; ch < 2; ch++)
       for (int s = 0; s < 2; s++)
         for (int t = 0; t < 2; t++) {
@@ -180,19 +180,19 @@ HR_INLINE void ff_site_logdet(const fermion_force_view *v, const suNf_clover *in
               zq.c[b * NF + a] +=
                   k * ff_clover_element(v, inv, ix, ch, (t * NF + b) * DIM + s * NF + a);
         }
-    ff_store_plane(v, z, ix, q, &zq);
+    ff_store_plane(z, v, ix, q, &zq);
   }
 }
 
 /* W_q(ix) = (Z_q(ix) - Z_q(ix)^+) / 8 in place, every plane. */
-HR_INLINE void ff_site_antihermitian(const fermion_force_view *v, const ff_clover_acc *z, int ix) {
+HR_INLINE void ff_site_antihermitian(const ff_clover_acc *z, const fermion_force_view *v, int ix) {
   for (int q = 0; q < FF_NPLANES; q++) {
     suNf zq, zd;
-    ff_load_plane(v, z, ix, q, &zq);
+    ff_load_plane(&zq, v, z, ix, q);
     suNf_dagger(&zd, &zq);
     suNf_sub(&zq, &zq, &zd);
     suNf_scale(&zq, 0.125, &zq);
-    ff_store_plane(v, z, ix, q, &zq);
+    ff_store_plane(z, v, ix, q, &zq);
   }
 }
 
@@ -201,7 +201,7 @@ HR_INLINE void ff_site_antihermitian(const fermion_force_view *v, const ff_clove
  * insertion at the corner where fac[j] starts. out = the sum over corners j of the product of
  * the loop after fac[k] (w[j] inserted), i.e. d/d fac[k] of sum_j tr[... w[j] fac[j] ...]
  * = tr[d fac[k] out]. */
-HR_INLINE void ff_leaf_derivative(const suNf *fac, const suNf *w, int k, suNf *out) {
+HR_INLINE void ff_leaf_derivative(suNf *out, const suNf *fac, const suNf *w, int k) {
   suNf e, t, tmp;
   /* from the right: w[k] is the last element of the sequence after fac[k] */
   t = w[k];
@@ -223,11 +223,11 @@ HR_INLINE void ff_leaf_derivative(const suNf *fac, const suNf *w, int k, suNf *o
 
 /* Sigma(ix,mu) += the clover insertions W of all plaquettes containing the link (ix,mu), for
  * every mu (uf the represented links, uf and the W fields with their halo current). */
-HR_INLINE void ff_site_clover_sigma(const fermion_force_view *v, const suNf *uf,
-                                    const ff_clover_acc *z, suNf *sig, int ix) {
+HR_INLINE void ff_site_clover_sigma(suNf *sig, const fermion_force_view *v, const suNf *uf,
+                                    const ff_clover_acc *z, int ix) {
   for (int mu = 0; mu < 4; mu++) {
     suNf s;
-    ff_load_link(v, sig, ix, mu, &s);
+    ff_load_link(&s, v, sig, ix, mu);
     for (int nu = 0; nu < 4; nu++) {
       if (nu == mu) continue;
       const int a = mu < nu ? mu : nu, b = mu < nu ? nu : mu, q = v->spin->plane_of[a][b];
@@ -240,17 +240,17 @@ HR_INLINE void ff_site_clover_sigma(const fermion_force_view *v, const suNf *uf,
         const int k = p == 0 ? (mu == a ? 0 : 1) : (mu == a ? 2 : 3);
         const int za = v->iup[4 * zc + a], zb = v->iup[4 * zc + b], zab = v->iup[4 * za + b];
         suNf fac[4], w[4], d, tmp;
-        ff_load_link(v, uf, zc, a, &fac[0]);
-        ff_load_link(v, uf, za, b, &fac[1]);
-        ff_load_link(v, uf, zb, a, &tmp);
+        ff_load_link(&fac[0], v, uf, zc, a);
+        ff_load_link(&fac[1], v, uf, za, b);
+        ff_load_link(&tmp, v, uf, zb, a);
         suNf_dagger(&fac[2], &tmp);
-        ff_load_link(v, uf, zc, b, &tmp);
+        ff_load_link(&tmp, v, uf, zc, b);
         suNf_dagger(&fac[3], &tmp);
-        ff_load_plane(v, z, zc, q, &w[0]);
-        ff_load_plane(v, z, za, q, &w[1]);
-        ff_load_plane(v, z, zab, q, &w[2]);
-        ff_load_plane(v, z, zb, q, &w[3]);
-        ff_leaf_derivative(fac, w, k, &d);
+        ff_load_plane(&w[0], v, z, zc, q);
+        ff_load_plane(&w[1], v, z, za, q);
+        ff_load_plane(&w[2], v, z, zab, q);
+        ff_load_plane(&w[3], v, z, zb, q);
+        ff_leaf_derivative(&d, fac, w, k);
         if (k >= 2) { /* the link enters as U^+: Re tr[dU^+ X] = Re tr[dU X^+] */
           suNf_dagger(&tmp, &d);
           d = tmp;
@@ -258,21 +258,21 @@ HR_INLINE void ff_site_clover_sigma(const fermion_force_view *v, const suNf *uf,
         suNf_add(&s, &s, &d);
       }
     }
-    ff_store_link(v, sig, ix, mu, &s);
+    ff_store_link(sig, v, ix, mu, &s);
   }
 }
 
 /* p^a(ix,mu) += eps Im tr[T^a-traces of U(ix,mu) Sigma(ix,mu)] for every mu, i.e.
  * p^a -= eps F^a with F^a = Re tr[i T^a_R U Sigma] (p a field of algebra vectors on glattice). */
-HR_INLINE void ff_site_apply(const fermion_force_view *v, const suNf *uf, const suNf *sig,
-                             suNg_algebra_vector *p, int ix, double eps) {
+HR_INLINE void ff_site_apply(suNg_algebra_vector *p, const fermion_force_view *v, const suNf *uf,
+                             const suNf *sig, int ix, double eps) {
   const int e = ix - v->shift;
   for (int mu = 0; mu < 4; mu++) {
     suNf u, s, w;
     suNg_algebra_vector pv;
     hr_complex t[NG * NG - 1];
-    ff_load_link(v, uf, ix, mu, &u);
-    ff_load_link(v, sig, ix, mu, &s);
+    ff_load_link(&u, v, uf, ix, mu);
+    ff_load_link(&s, v, sig, ix, mu);
     suNf_mul(&w, &u, &s);
     suNf_generator_traces(t, &w);
     if (v->off == NULL) {

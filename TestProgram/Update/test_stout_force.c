@@ -23,6 +23,7 @@
 #include "fields.h"
 #include "geometry.h"
 #include "heatbath.h"
+#include "linear_algebra.h"
 #include "hmc.h"
 #include "random.h"
 #include "rhmc_monomial.h"
@@ -80,20 +81,6 @@ static double functional(const suNg_field *W, const suNg_field *V) {
       suNg_mul(&t, &w[4 * (ix - sh) + mu], &v[4 * (ix - sh) + mu]);
       s += suNg_re_trace(&t);
     }
-  }
-  global_sum(&s, 1);
-  return s;
-}
-
-/* sum X^a F^a over all links and processes. */
-static double av_dot(const suNg_av_field *A, const suNg_av_field *B) {
-  const suNg_algebra_vector *a = sync_host_suNg_av_field(A), *b = sync_host_suNg_av_field(B);
-  const int sh = glattice.master_shift;
-  double s = 0;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; ++mu)
-      for (int k = 0; k < NG * NG - 1; ++k)
-        s += a[4 * (ix - sh) + mu].c[k] * b[4 * (ix - sh) + mu].c[k];
   }
   global_sum(&s, 1);
   return s;
@@ -224,7 +211,7 @@ static void force_vs_derivative(int steps, double rho, int spatial) {
     const double sm = functional(W, stout_chain_links(c, &u[1]));
     D[k] = (sp - sm) / (2 * h);
   }
-  const double fd = (4 * D[1] - D[0]) / 3, an = av_dot(&X[0], &X[1]);
+  const double fd = (4 * D[1] - D[0]) / 3, an = prod_re_suNg_av_field(&X[0], &X[1]);
   const double rel = fabs(fd - an) / fabs(an);
   if (hr_rank() == 0)
     printf("  %d step(s), rho %.2f, %s: dS/dt = %.12e (differences), %.12e (force), rel. %.1e\n",
@@ -294,7 +281,7 @@ static void smeared_monomial(int rhmc) {
     const double sm = m->action(m, &u[1]);
     D[k] = (sp - sm) / (2 * h);
   }
-  const double fd = (4 * D[1] - D[0]) / 3, an = av_dot(&X[0], &X[1]);
+  const double fd = (4 * D[1] - D[0]) / 3, an = prod_re_suNg_av_field(&X[0], &X[1]);
   const double rel = fabs(fd - an) / fabs(an);
   if (hr_rank() == 0)
     printf("  %s: dS/dt = %.12e (differences), %.12e (force), rel. %.1e\n", m->name, fd,
