@@ -1,6 +1,8 @@
 /* reduction.c -- the exact global sums of reduction.h: a global maximum fixes the binary
  * exponent, every value is split into 4 integer-valued limbs of 22 bits whose sums are exact
- * in any order (threads, processes), and the limb sums are combined in a fixed order. */
+ * in any order (threads, processes), and the limb sums are combined in a fixed order. The
+ * same from device arrays (hr_gpu_sum_exact_n, hr_gpu_sum_sites): the maxima and limb sums
+ * are reduced on the device (Memory/reduction_gpu.c), the rest is shared with the host path. */
 #include "reduction.h"
 
 #include <math.h>
@@ -8,23 +10,16 @@
 #include <stdlib.h>
 
 #include "communications.h"
+#include "gpu.h"
 #include "hr_error.h"
+#include "reduction_sites.h"
 
-#define LIMBS 4
-#define LIMB_BITS 22
-#define MAX_SUMS 4
+#define LIMBS HR_EXACT_LIMBS
+#define LIMB_BITS HR_EXACT_LIMB_BITS
+#define MAX_SUMS HR_EXACT_MAX_SUMS
 
-/* Limbs of x (|x| < 1): x = (l0 + l1 2^-22 + l2 2^-44 + l3 2^-66) 2^-22 + (below 2^-88),
- * every step exact (a power-of-two scaling, a truncation, the difference of a number and its
- * integer part); the limbs are integers below 2^22 in magnitude, so the truncation is a
- * conversion to int32_t and the sums run in int64_t (cheap and vectorisable). */
-static inline void split(double x, int32_t l[LIMBS]) {
-  double y = x * 0x1p22;
-  for (int k = 0; k < LIMBS; k++) {
-    l[k] = (int32_t)y;
-    y = (y - (double)l[k]) * 0x1p22;
-  }
-}
+/* The split of a value into limbs (reduction_sites.h: one home with the device kernels). */
+#define split hr_exact_split
 
 /* Grow-only host buffers: the callers' scratch and the gather buffer of global_sum_sites. */
 static double *scratch = NULL, *gather = NULL;
@@ -40,8 +35,37 @@ static double *grow(double **buf, long *len, long n) {
   return *buf;
 }
 
+/* The plain sums (NaN or Inf somewhere: keeps them visible), over all processes. */
+static void plain_sum(double *out, const double *v, long n, int k) {
+  for (int j = 0; j < k; j++) {
+    double s = 0;
+    for (long i = 0; i < n; i++) s += v[i * k + j];
+    out[j] = s;
+  }
+  global_sum(out, k);
+}
+
+/* Binary exponent e of each global maximum big[j] (big = m 2^e, 1/2 <= m < 1, so
+ * |v| 2^-e < 1) and the scale 2^-e. */
+static void exponents(const double *big, int k, double *scale, int *expo) {
+  for (int j = 0; j < k; j++) {
+    frexp(big[j], &expo[j]);
+    scale[j] = ldexp(1.0, -expo[j]);
+  }
+}
+
+/* Sum the limb sums over the processes (exact) and combine them in a fixed order. */
+static void combine(double *out, double *limb, const double *big, const int *expo, int k) {
+  global_sum(limb, k * LIMBS);
+  for (int j = 0; j < k; j++) {
+    const double *s = limb + j * LIMBS;
+    const double x = ((s[3] * 0x1p-22 + s[2]) * 0x1p-22 + s[1]) * 0x1p-22 + s[0];
+    out[j] = big[j] > 0 ? ldexp(x, expo[j] - LIMB_BITS) : 0.0;
+  }
+}
+
 /* out[j] = exact sum over processes of the k interleaved sums of v (n rows). */
-void global_sum_exact_n(const double *v, long n, int k, double *out) {
+void global_sum_exact_n(double *out, const double *v, long n, int k) {
   hr_assert(k >= 1 && k <= MAX_SUMS, "global_sum_exact_n: %d sums (1 to %d)", k, MAX_SUMS);
   /* largest |value| of each sum, and whether any value is not finite */
   double big[MAX_SUMS + 1] = {0, 0, 0, 0, 0};
@@ -59,21 +83,13 @@ void global_sum_exact_n(const double *v, long n, int k, double *out) {
   }
   global_max(big, MAX_SUMS + 1);
   if (big[MAX_SUMS] > 0) { /* NaN or Inf somewhere: the plain sum keeps it visible */
-    for (int j = 0; j < k; j++) {
-      double s = 0;
-      for (long i = 0; i < n; i++) s += v[i * k + j];
-      out[j] = s;
-    }
-    global_sum(out, k);
+    plain_sum(out, v, n, k);
     return;
   }
   double limb[MAX_SUMS * LIMBS] = {0};
   double scale[MAX_SUMS];
   int expo[MAX_SUMS];
-  for (int j = 0; j < k; j++) {
-    frexp(big[j], &expo[j]); /* big = m 2^e, 1/2 <= m < 1: |v| 2^-e < 1 */
-    scale[j] = ldexp(1.0, -expo[j]);
-  }
+  exponents(big, k, scale, expo);
   for (int j = 0; j < k; j++) {
     int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* below 2^53 for n < 2^31 */
     const double sc = scale[j];
@@ -91,28 +107,23 @@ void global_sum_exact_n(const double *v, long n, int k, double *out) {
     limb[j * LIMBS + 2] = (double)s2;
     limb[j * LIMBS + 3] = (double)s3;
   }
-  global_sum(limb, k * LIMBS);
-  for (int j = 0; j < k; j++) {
-    const double *s = limb + j * LIMBS;
-    const double x = ((s[3] * 0x1p-22 + s[2]) * 0x1p-22 + s[1]) * 0x1p-22 + s[0];
-    out[j] = big[j] > 0 ? ldexp(x, expo[j] - LIMB_BITS) : 0.0;
-  }
+  combine(out, limb, big, expo, k);
 }
 
 double global_sum_exact(const double *v, long n) {
   double s;
-  global_sum_exact_n(v, n, 1, &s);
+  global_sum_exact_n(&s, v, n, 1);
   return s;
 }
 
-void global_sum_sites(const geometry_descriptor *g, const double *v, int k, double *out) {
+void global_sum_sites(double *out, const geometry_descriptor *g, const double *v, int k) {
   /* the master sites of g: their pieces, separated by copies and halos unless g has none */
   long n = 0;
   for (int p = 0; p < g->local_master_pieces; p++) n += g->master_end[p] - g->master_start[p] + 1;
   const int last = g->local_master_pieces - 1;
   if (last < 0 || (g->master_start[0] == g->master_shift &&
                    g->master_end[last] - g->master_shift + 1 == n)) { /* contiguous */
-    global_sum_exact_n(v, n, k, out);
+    global_sum_exact_n(out, v, n, k);
     return;
   }
   double *w = grow(&gather, &gather_len, n * k);
@@ -120,7 +131,84 @@ void global_sum_sites(const geometry_descriptor *g, const double *v, int k, doub
   for (int p = 0; p < g->local_master_pieces; p++)
     for (int ix = g->master_start[p]; ix <= g->master_end[p]; ix++, m++)
       for (int j = 0; j < k; j++) w[m * k + j] = v[(long)(ix - g->master_shift) * k + j];
-  global_sum_exact_n(w, n, k, out);
+  global_sum_exact_n(out, w, n, k);
 }
 
 double *reduction_scratch(long n) { return grow(&scratch, &scratch_len, n); }
+
+/* ------------------------------------------------------------------ device arrays */
+
+/* The exact sums of the rows of the segments of a device array: maxima and limb sums on the
+ * device, the same exponents and combination as global_sum_exact_n. */
+static void device_sum(double *out, const double *dev_v, hr_exact_segments seg, int k) {
+  hr_assert(k >= 1 && k <= MAX_SUMS, "hr_gpu_sum_exact_n: %d sums (1 to %d)", k, MAX_SUMS);
+#if HR_GPU_ENABLED
+  double big[MAX_SUMS + 1] = {0, 0, 0, 0, 0};
+  double local[MAX_SUMS + 1];
+  hr_exact_gpu_max(local, dev_v, seg, k);
+  for (int j = 0; j < k; j++) big[j] = local[j];
+  big[MAX_SUMS] = local[k];
+  global_max(big, MAX_SUMS + 1);
+  long n = 0;
+  for (int q = 0; q < seg.n; q++) n += seg.len[q];
+  if (big[MAX_SUMS] > 0) { /* NaN or Inf: an error case, the values come to the host */
+    double *w = grow(&gather, &gather_len, n * k > 0 ? n * k : 1);
+    long m = 0;
+    for (int q = 0; q < seg.n; q++) {
+      hr_gpu_copy_to_host(w + m * k, dev_v + seg.off[q] * k,
+                          (size_t)(seg.len[q] * k) * sizeof(double));
+      m += seg.len[q];
+    }
+    plain_sum(out, w, n, k);
+    return;
+  }
+  double scale[MAX_SUMS];
+  int expo[MAX_SUMS];
+  exponents(big, k, scale, expo);
+  hr_exact_scales sc;
+  for (int j = 0; j < MAX_SUMS; j++) sc.s[j] = j < k ? scale[j] : 0.0;
+  int64_t ls[MAX_SUMS * LIMBS];
+  hr_exact_gpu_limbs(ls, dev_v, seg, k, sc);
+  double limb[MAX_SUMS * LIMBS] = {0};
+  for (int i = 0; i < k * LIMBS; i++) limb[i] = (double)ls[i]; /* exact: below 2^53 */
+  combine(out, limb, big, expo, k);
+#else
+  /* CPU builds: "device" memory is host memory (hr_gpu_alloc) */
+  long n = 0;
+  for (int q = 0; q < seg.n; q++) n += seg.len[q];
+  double *w = grow(&gather, &gather_len, n * k > 0 ? n * k : 1);
+  long m = 0;
+  for (int q = 0; q < seg.n; q++)
+    for (long i = 0; i < seg.len[q] * k; i++) w[m++] = dev_v[seg.off[q] * k + i];
+  global_sum_exact_n(out, w, n, k);
+#endif
+}
+
+void hr_gpu_sum_exact_n(double *out, const double *dev_v, long n, int k) {
+  const long off = 0;
+  hr_exact_segments seg;
+  seg.n = 1;
+  seg.off = &off;
+  seg.len = &n;
+  device_sum(out, dev_v, seg, k);
+}
+
+void hr_gpu_sum_sites(double *out, const geometry_descriptor *g, const double *dev_v, int k) {
+  enum { STATIC_PIECES = 64 };
+  long off_s[STATIC_PIECES] = {0}, len_s[STATIC_PIECES] = {0};
+  const int np = g->local_master_pieces;
+  long *off = np <= STATIC_PIECES ? off_s : (long *)malloc((size_t)np * sizeof(long));
+  long *len = np <= STATIC_PIECES ? len_s : (long *)malloc((size_t)np * sizeof(long));
+  if (off == NULL || len == NULL) hr_error("out of memory for %d pieces", np);
+  for (int p = 0; p < np; p++) {
+    off[p] = g->master_start[p] - g->master_shift;
+    len[p] = g->master_end[p] - g->master_start[p] + 1;
+  }
+  hr_exact_segments seg;
+  seg.n = np;
+  seg.off = off;
+  seg.len = len;
+  device_sum(out, dev_v, seg, k);
+  if (off != off_s) free(off);
+  if (len != len_s) free(len);
+}

@@ -61,6 +61,9 @@ int main(int argc, char **argv) {
   stout_params_read_input(&fs.smear, in);
   hmc_params h;
   hmc_read_input(in, &h);
+  if (h.cg != 1.0 && fs.bc.kind[0] != HR_BC_OPEN)
+    input_fail(in, NULL, "cG", "cG = %g needs bc_t = open (it is the open-boundary coefficient)",
+               h.cg);
   input_finish(in);
   geometry_init(&gp);
   hmc_build_monomials(&h, &fs);
@@ -74,6 +77,7 @@ int main(int argc, char **argv) {
   if (r.save_freq > 0) run_prepare_conf_dir(r.conf_dir);
   suNg_field *u = alloc_gfield(&glattice);
   const int first = run_start(u, (uint64_t)r.seed, r.start);
+  if (fs.bc.kind[0] == HR_BC_OPEN) gauge_zero_open_links(u); /* the absent links: zero */
   int accepted = 0, n = 0;
   double sum_e = 0, sum_e2 = 0;
   for (int traj = first + 1; traj <= r.ntraj; ++traj) {

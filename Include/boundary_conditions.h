@@ -9,7 +9,9 @@
  * For U = 1 the plane waves exp(i p.x) with p_mu = (2 pi n_mu + pi [antiperiodic]) / L_mu
  * then see the momentum p_mu + pi theta_mu / L_mu.
  * Input keys: bc_t, bc_x, bc_y, bc_z = periodic | antiperiodic (| open for bc_t), defaults
- * antiperiodic in time and periodic in space; theta_t .. theta_z (units of pi, default 0). */
+ * antiperiodic in time and periodic in space; theta_t .. theta_z (units of pi, default 0);
+ * cF (default 1, only with bc_t = open): 4 + m0 becomes 4 + m0 + cF - 1 on the time slices 0
+ * and GLB_T - 1 (the clover blocks carry it, so csw = 0 with cF != 1 uses them too). */
 #ifndef BOUNDARY_CONDITIONS_H
 #define BOUNDARY_CONDITIONS_H
 
@@ -25,6 +27,8 @@ typedef enum { HR_BC_PERIODIC = 0, HR_BC_ANTIPERIODIC = 1, HR_BC_OPEN = 2 } hr_b
 typedef struct {
   hr_bc_kind kind[4];
   double theta[4]; /* twisting angles in units of pi */
+  double cf;       /* open time boundaries: openQCD's boundary coefficient cF (1: none); the
+                      diagonal term gets cF - 1 added on the time slices 0 and GLB_T - 1 */
 } dirac_bc;
 
 /* Defaults: antiperiodic in time, periodic in space, no twist. */
@@ -34,6 +38,10 @@ void dirac_bc_default(dirac_bc *bc);
 void dirac_bc_read_input(dirac_bc *bc, struct input_file *in);
 /* Log the boundary conditions (topic "DIRAC", level 10). */
 void dirac_bc_print(const dirac_bc *bc);
+/* The boundary shift cF - 1 of the diagonal term (0 unless bc_t = open). */
+static inline double dirac_bc_diag_shift(const dirac_bc *bc) {
+  return bc->kind[0] == HR_BC_OPEN ? bc->cf - 1.0 : 0.0;
+}
 /* Phase of the link U_mu at global coordinate x_mu (0 <= x_mu < GLB_SIZE[mu]). */
 hr_complex dirac_bc_link_phase(const dirac_bc *bc, int mu, int x_mu);
 /* uf = U^R (suNg_to_suNf) of every link of u times its boundary phase, on all master sites

@@ -32,6 +32,15 @@ extern "C" {
 #define GAUGE_C1_IWASAKI (-0.331)
 #define GAUGE_C1_DBW2 (-1.4088)
 
+/* Time boundaries of the gauge action: open = 0 periodic; open = 1 openQCD's open boundary
+ * conditions (the links U_0(x) at global time GLB_T - 1 are zero -- gauge_zero_open_links --,
+ * the loops through them are left out, and the spatial plaquettes and rectangles in the time
+ * slices 0 and GLB_T - 1 have weight cg/2; cg = 1 at tree level). Doc/hmc.md. */
+typedef struct {
+  int open;
+  double cg;
+} gauge_boundary;
+
 /* S_G of the links u at coupling beta and rectangle coefficient c1 (global sum, every process
  * gets it). */
 double gauge_action(const suNg_field *u, double beta, double c1);
@@ -39,6 +48,14 @@ double gauge_action(const suNg_field *u, double beta, double c1);
  * F^a(x,mu) = d/dw S_G[exp(i w T^a) U(x,mu)] at w = 0 (md.h); p = 0, eps = -1 gives F. */
 void gauge_force_update(suNg_av_field *p, const suNg_field *u, double beta, double c1,
                         double eps);
+/* gauge_action with time boundaries b (NULL: periodic). */
+double gauge_action_bc(const suNg_field *u, double beta, double c1, const gauge_boundary *b);
+/* gauge_force_update with time boundaries b (NULL: periodic); with open boundaries the zero
+ * links get no force. */
+void gauge_force_update_bc(suNg_av_field *p, const suNg_field *u, double beta, double c1,
+                           double eps, const gauge_boundary *b);
+/* Set the links U_0(x) at global time GLB_T - 1 to zero (open boundaries); halo exchanged. */
+void gauge_zero_open_links(suNg_field *u);
 
 #ifdef __cplusplus
 }

@@ -348,9 +348,19 @@ void hr_gpu_sites_release(void);
 void *hr_gpu_alloc(size_t bytes);
 /* Free memory of hr_gpu_alloc (NULL is ignored). */
 void hr_gpu_free(void *p);
-/* Copies between host and device memory, and inside device memory. */
-void hr_gpu_copy_to_device(void *device, const void *host, size_t bytes);
-void hr_gpu_copy_to_host(void *host, const void *device, size_t bytes);
+/* Copies between host and device memory (counted by the transfer counter below, under
+ * `where`: a static string naming the caller), and inside device memory (not counted). */
+void hr_gpu_copy_to_device_at(void *device, const void *host, size_t bytes, const char *where);
+void hr_gpu_copy_to_host_at(void *host, const void *device, size_t bytes, const char *where);
+/* The same, counted under the calling file and line. */
+#define hr_gpu_copy_to_device(device, host, bytes)                                             \
+  hr_gpu_copy_to_device_at(device, host, bytes, __FILE__ ":" HR_STR(__LINE__))
+#define hr_gpu_copy_to_host(host, device, bytes)                                               \
+  hr_gpu_copy_to_host_at(host, device, bytes, __FILE__ ":" HR_STR(__LINE__))
+/* Copies of a halo exchange staged through host memory (MPI not reading device memory,
+ * HR_GPU_HOST_STAGED=1): counted as communication (HR_XFER_HALO_*), not as data moved. */
+void hr_gpu_copy_halo_to_host(void *host, const void *device, size_t bytes);
+void hr_gpu_copy_halo_to_device(void *device, const void *host, size_t bytes);
 void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes);
 /* Set device memory to zero bytes. */
 void hr_gpu_zero(void *device, size_t bytes);
@@ -360,6 +370,34 @@ void hr_gpu_synchronize(void);
 void hr_gpu_check_launch(const char *kernel);
 /* Wall-clock time in seconds (for the tuner and benchmarks). */
 double hr_gpu_wtime(void);
+
+/* ------------------------------------------------------------------ transfer counter */
+
+/* Every host <-> device copy of the runtime is counted (bytes and copies) by direction and
+ * purpose, and by origin: the caller's file:line for hr_gpu_copy_to_*, the field kind's name
+ * for the layout-converting copies of fields.h (copy_to_gpu_* / copy_from_gpu_*, also in the
+ * emulated backend, which converts in place without a runtime copy), "halo" for staged halo
+ * exchanges. Counted in every GPU build; tests use it to show what a computation moves. */
+typedef enum {
+  HR_XFER_TO_DEVICE = 0,      /* host -> device: fields, tables, scalars */
+  HR_XFER_TO_HOST = 1,        /* device -> host */
+  HR_XFER_HALO_TO_DEVICE = 2, /* staged halo exchange: received buffers up */
+  HR_XFER_HALO_TO_HOST = 3,   /* staged halo exchange: packed send area down */
+  HR_XFER_KINDS = 4
+} hr_gpu_xfer_kind;
+/* Bytes counted for `kind` since the last hr_gpu_transfers_reset (or the start). */
+unsigned long long hr_gpu_transfer_bytes(hr_gpu_xfer_kind kind);
+/* Number of copies counted for `kind` since the last reset. */
+unsigned long long hr_gpu_transfer_copies(hr_gpu_xfer_kind kind);
+/* Set every count (totals and origins) to zero. */
+void hr_gpu_transfers_reset(void);
+/* Count a copy of `bytes` of `kind` made for `what` (a static string); the runtime and the
+ * field copies call it, code moving data by other means may too. */
+void hr_gpu_transfer_note(hr_gpu_xfer_kind kind, size_t bytes, const char *what);
+/* Origin number i (0, 1, ... in order of first use since the reset) of the counted copies:
+ * its name, kind, bytes and copies; returns 0 when there is no origin i. */
+int hr_gpu_transfer_origin(int i, const char **what, hr_gpu_xfer_kind *kind,
+                           unsigned long long *bytes, unsigned long long *copies);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 
 #include "boundary_conditions.h"
 #include "fields.h"
+#include "gauge_action.h"
 #include "stout_force.h"
 
 #ifdef __cplusplus
@@ -85,6 +86,10 @@ typedef struct {
   int nmonomials;
   hmc_monomial *monomial[HMC_MAX_MONOMIALS];
   int nspecs;                     /* monomials read from an input file, not yet built */
+  int open_t;                     /* open time boundaries: the momenta of the zero links
+                                     U_0(GLB_T - 1) are kept zero (md_zero_open_momenta) */
+  double cg;                      /* open time boundaries: openQCD's cG of the gauge
+                                     monomials (input key cG, default 1) */
   hmc_monomial_spec spec[HMC_MAX_MONOMIALS];
 } hmc_params;
 
@@ -149,6 +154,8 @@ typedef struct {
 
 /* The gauge action (beta/N) sum [c0 plaquettes + c1 rectangles], c0 = 1 - 8 c1. */
 hmc_monomial *hmc_monomial_gauge(double beta, double c1, int level);
+/* The same with time boundaries b (gauge_action.h; NULL: periodic). */
+hmc_monomial *hmc_monomial_gauge_bc(double beta, double c1, const gauge_boundary *b, int level);
 /* Two degenerate flavours: phi^+ (Q^2)^-1 phi on the even sites plus the odd-site clover
  * determinant (Q the Hermitian even/odd Wilson-clover operator of mass fp->mass). */
 hmc_monomial *hmc_monomial_hmc(const hmc_fermion_setup *fs, const hmc_fermion_params *fp,

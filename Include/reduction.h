@@ -13,7 +13,7 @@
  * term; for a sum of N terms the error is below N 2^(e-88) plus the roundings of the final
  * combination of the limb sums (3, each relative 2^-53), far below
  * double precision for sums of positive terms. A NaN or infinite value makes the result the
- * plain sum (NaN / Inf stay visible). */
+ * plain sum (NaN / Inf stay visible). Device arrays: hr_gpu_sum_exact_n, hr_gpu_sum_sites. */
 #ifndef REDUCTION_H
 #define REDUCTION_H
 
@@ -26,10 +26,17 @@ extern "C" {
 /* Sum over all processes of v[0 .. n-1] of every process (host arrays), exactly as above. */
 double global_sum_exact(const double *v, long n);
 /* The same for `k` interleaved sums: out[j] = sum over i of v[i * k + j], j < k <= 4. */
-void global_sum_exact_n(const double *v, long n, int k, double *out);
+void global_sum_exact_n(double *out, const double *v, long n, int k);
 /* Sum over the master sites of g, all processes, of the per-site numbers v[ix - g->master_shift]
  * (k interleaved numbers per site as in global_sum_exact_n: out[0 .. k-1]). */
-void global_sum_sites(const geometry_descriptor *g, const double *v, int k, double *out);
+void global_sum_sites(double *out, const geometry_descriptor *g, const double *v, int k);
+/* The same as global_sum_exact_n (bit for bit) for n rows of k <= 4 interleaved values in
+ * DEVICE memory (GPU builds; CPU builds: memory of hr_gpu_alloc): maxima and limb sums are
+ * reduced by kernels, only k + 1 doubles and 4 k integers come to the host. */
+void hr_gpu_sum_exact_n(double *out, const double *dev_v, long n, int k);
+/* The same as global_sum_sites for a device array of per-site numbers
+ * dev_v[(ix - g->master_shift) k + j] (only the master pieces of g are read). */
+void hr_gpu_sum_sites(double *out, const geometry_descriptor *g, const double *dev_v, int k);
 /* Host scratch of at least n doubles for per-site numbers (grow-only, one per thread of the
  * caller: not re-entrant). */
 double *reduction_scratch(long n);

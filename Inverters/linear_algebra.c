@@ -57,7 +57,7 @@
       }                                                                                        \
       base += len;                                                                             \
     }                                                                                          \
-    global_sum_exact_n(v, nsites, nres, res);                                                  \
+    global_sum_exact_n(res, v, nsites, nres);                                                  \
   }
 
 #define LA_CPU_S_(op, shape, needs, mask, kind, alg, R, nr, w, sfx)                            \
@@ -237,7 +237,7 @@ HR_FIELD_KINDS(LA_DEF_KIND_)
 
 /* to_flt_<kind> and to_dbl_<kind_flt>: bring `in` to the backend's side, convert site by site
  * (la_sites.h) and mark `out` written there (only). */
-#define LA_CONVERT_(name, site_fn, K_OUT, K_IN, R_OUT, R_IN)                                          \
+#define LA_CONVERT_(name, site_fn, K_OUT, K_IN, R_OUT, R_IN)                                      \
   void name(K_OUT *out, const K_IN *in) {                                                      \
     const geometry_descriptor *gs[4] = {out->type, in->type, NULL, NULL};                      \
     const geometry_descriptor *g =                                                             \

@@ -2,7 +2,7 @@
  * kind that offers it (the lists of linear_algebra.h) a kernel (one thread per site of a
  * piece, applying the per-site function of la_sites.h to the device layout in place) and a
  * launcher that starts it once per piece with the tuned block size. Reductions store the
- * per-site contributions, which are summed exactly (reduction.h) like on the CPU path.
+ * per-site contributions on the device and sum them exactly there (reduction.h).
  * Written in the common subset of C11 and CUDA C++: the host compiler builds it for the
  * emulated backend, nvcc through linear_algebra_gpu_cuda.cu; CPU builds compile nothing from
  * it. */
@@ -40,8 +40,9 @@
   }
 
 /* Kernel and launcher of a reduction with nres results per site: each thread writes the
- * contributions of its site to part[nres i + k]; they are summed exactly (reduction.h), as on
- * the CPU path, so both paths agree bit for bit whatever the block size. */
+ * contributions of its site to part[nres i + k]; they are summed exactly on the device
+ * (hr_gpu_sum_exact_n, reduction.h: only the limb sums reach the host), the same sum as on the
+ * CPU path, so both paths agree bit for bit whatever the block size. */
 #define LA_GPU_R1_(op, mask, nres, kind, R, nr, w, sfx)                                        \
   HR_KERNEL(la_kernel_##op##_##kind, la_args a, int n, R *b0, R *b1, R *b2, R *b3,             \
             double *part) {                                                                    \
@@ -69,9 +70,7 @@
                       dpart + (nres) * base);                                                  \
       base += n;                                                                               \
     }                                                                                          \
-    double *hpart = la_host_partials((nres) * nsites);                                         \
-    hr_gpu_copy_to_host(hpart, dpart, (size_t)((nres) * nsites) * sizeof(double));             \
-    global_sum_exact_n(hpart, nsites, nres, res);                                              \
+    hr_gpu_sum_exact_n(res, dpart, nsites, nres);                                              \
   }
 
 #define LA_GPU_S_(op, shape, needs, mask, kind, alg, R, nr, w, sfx)                            \

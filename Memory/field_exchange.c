@@ -62,7 +62,7 @@ static void start_device_exchange(struct hr_field_memory *m, struct hr_field_exc
         hr_error_code(HR_EXIT_SETUP, "out of host memory for exchange staging (%zu bytes)",
                       bytes);
     }
-    hr_gpu_copy_to_host(ex->send_host, send, bytes);
+    hr_gpu_copy_halo_to_host(ex->send_host, send, bytes);
     send = (char *)ex->send_host;
   }
   char *recv_host = (char *)ex->recv_host;
@@ -98,7 +98,7 @@ static void complete_device_exchange(struct hr_field_memory *m, struct hr_field_
     const geometry_descriptor *g = m->g;
     const size_t site_bytes = (size_t)hr_kind_site_units(m->kind) * m->kind->unit_bytes;
     for (int b = 0; b < m->nbuffers; b++)
-      hr_gpu_copy_to_device((char *)gpu + (size_t)(g->rbuf_start[b] - g->master_shift) * site_bytes,
+      hr_gpu_copy_halo_to_device((char *)gpu + (size_t)(g->rbuf_start[b] - g->master_shift) * site_bytes,
                             (char *)ex->recv_host + (size_t)m->send_off[b] * site_bytes,
                             (size_t)g->rbuf_len[b] * site_bytes);
   }

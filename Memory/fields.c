@@ -161,12 +161,13 @@ void hr_field_copy_to_gpu(struct hr_field_memory *m, struct hr_field_exchange *e
                           const void *host, void *gpu, int *current) {
   hr_field_check_idle(ex, "copy_to_gpu");
 #if HR_GPU_BACKEND == HR_GPU_EMULATED
+  hr_gpu_transfer_note(HR_XFER_TO_DEVICE, m->field_bytes, m->kind->name); /* a field moved */
   hr_field_host_to_device_layout(m, host, gpu);
   *current = HR_COPY_HOST | HR_COPY_GPU;
 #elif HR_GPU_BACKEND == HR_GPU_CUDA
   void *staging = hr_field_staging(0, m->field_bytes);
   hr_field_host_to_device_layout(m, host, staging);
-  hr_gpu_copy_to_device(gpu, staging, m->field_bytes);
+  hr_gpu_copy_to_device_at(gpu, staging, m->field_bytes, m->kind->name);
   *current = HR_COPY_HOST | HR_COPY_GPU;
 #else
   (void)m, (void)host, (void)gpu, (void)current;
@@ -178,10 +179,11 @@ void hr_field_copy_from_gpu(struct hr_field_memory *m, struct hr_field_exchange 
   hr_field_check_idle(ex, "copy_from_gpu");
 #if HR_GPU_ENABLED
 #if HR_GPU_BACKEND == HR_GPU_EMULATED
+  hr_gpu_transfer_note(HR_XFER_TO_HOST, m->field_bytes, m->kind->name); /* a field moved */
   hr_field_device_to_host_layout(m, gpu, host);
 #else
   void *staging = hr_field_staging(0, m->field_bytes);
-  hr_gpu_copy_to_host(staging, gpu, m->field_bytes);
+  hr_gpu_copy_to_host_at(staging, gpu, m->field_bytes, m->kind->name);
   hr_field_device_to_host_layout(m, staging, host);
 #endif
   /* Copy sites have no value on the device: refresh them from their masters. */

@@ -17,20 +17,20 @@ HR_KERNEL(ga_staples_kernel, ga_fields f, int start, int n) {
 }
 
 HR_KERNEL(ga_force_kernel, ga_fields f, int start, int n, int rect, double c0, double c1,
-          double coef) {
+          double coef, ga_boundary b) {
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
-    if (i < n) ga_site_force_update(&f, start + i, rect, c0, c1, coef);
+    if (i < n) ga_site_force_update(&f, start + i, rect, c0, c1, coef, &b);
   }
 }
 
 HR_KERNEL(ga_action_kernel, gauge_view v, int start, int n, int rect, double *plaq,
-          double *rects) {
+          double *rects, ga_boundary b) {
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
       const int ix = start + i;
-      ga_site_action(&plaq[ix - v.shift], &rects[ix - v.shift], &v, ix, rect);
+      ga_site_action(&plaq[ix - v.shift], &rects[ix - v.shift], &v, ix, rect, &b);
     }
   }
 }
@@ -43,20 +43,20 @@ void ga_gpu_store_staples(const ga_fields *f, const geometry_descriptor *g) {
 }
 
 void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int rect, double c0,
-                         double c1, double coef) {
+                         double c1, double coef, const ga_boundary *b) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
     HR_TUNED_LAUNCH(ga_force_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n, rect, c0,
-                    c1, coef);
+                    c1, coef, *b);
   }
 }
 
 void ga_gpu_action(double *plaq, double *rects, const gauge_view *v, const geometry_descriptor *g,
-                   int rect) {
+                   int rect, const ga_boundary *b) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
     HR_TUNED_LAUNCH(ga_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n, rect,
-                    plaq, rects);
+                    plaq, rects, *b);
   }
 }
 

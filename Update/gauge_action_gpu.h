@@ -15,13 +15,13 @@ extern "C" {
 
 /* ga_site_store_staples(f, ix) for every master site ix of g. */
 void ga_gpu_store_staples(const ga_fields *f, const geometry_descriptor *g);
-/* ga_site_force_update(f, ix, rect, c0, c1, coef) for every master site ix of g. */
+/* ga_site_force_update(f, ix, rect, c0, c1, coef, b) for every master site ix of g. */
 void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int rect, double c0,
-                         double c1, double coef);
-/* ga_site_action(v, ix, rect, &plaq[e], &rects[e]), e = ix - shift, for every master site ix
- * of g (device arrays). */
+                         double c1, double coef, const ga_boundary *b);
+/* ga_site_action(&plaq[e], &rects[e], v, ix, rect, b), e = ix - shift, for every master site
+ * ix of g (device arrays). */
 void ga_gpu_action(double *plaq, double *rects, const gauge_view *v, const geometry_descriptor *g,
-                   int rect);
+                   int rect, const ga_boundary *b);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,30 @@ typedef struct {
   suNg_algebra_vector *mom;
 } ga_fields;
 
+/* Open time boundaries (openQCD's open bc, Doc/hmc.md): with open != 0 the links U_0(x) at
+ * global time glb_t - 1 are zero, the loops through them are left out of the action, and the
+ * loops lying in the time slice 0 or glb_t - 1 (spatial plaquettes and rectangles) have weight
+ * cg/2. Per-site functions read the global time from the view's time table. */
+typedef struct {
+  int open;
+  double cg;
+} ga_boundary;
+
+/* Weight of the spatial loops (plane mu, nu) in the time slice t: cg/2 on the open boundary
+ * slices, else 1 (time-like loops: 1; those through a zero link vanish with it). */
+HR_INLINE double ga_slice_weight(const ga_boundary *b, int glb_t, int t, int mu, int nu) {
+  if (!b->open || mu == 0 || nu == 0 || (t != 0 && t != glb_t - 1)) return 1.0;
+  return 0.5 * b->cg;
+}
+
+/* out += w a (plain sum when w = 1, so periodic fields give the bits they always gave). */
+HR_INLINE void ga_add_weighted(suNg *out, double w, const suNg *a) {
+  if (w == 1.0)
+    suNg_add(out, out, a);
+  else
+    suNg_mul_add(out, out, w, a);
+}
+
 /* The k-th direction other than mu, and its inverse. */
 HR_INLINE int ga_transverse_dir(int mu, int k) { return k + (k >= mu); }
 HR_INLINE int ga_transverse_index(int mu, int nu) { return nu - (nu > mu); }
@@ -112,21 +136,24 @@ HR_INLINE void ga_stored_staple(suNg *out, const ga_fields *f, int ix, int mu, i
   gauge_view_link(out, &f->st[2 * ga_transverse_index(mu, nu) + (s < 0)], ix, mu);
 }
 
-/* Sum of the 6 plaquette staples of U_mu(x), from the links (Wilson force). */
-HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, int mu) {
+/* Sum of the 6 plaquette staples of U_mu(x), from the links (Wilson force), those of the
+ * transverse direction nu_k(mu) weighted with w[k]. */
+HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, int mu,
+                                       const double w[3]) {
   suNg V;
   suNg_zero(out);
   for (int k = 0; k < 3; ++k)
     for (int side = 0; side < 2; ++side) {
       ga_plaquette_staple(&V, v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
-      suNg_add(out, out, &V);
+      ga_add_weighted(out, w[k], &V);
     }
 }
 
 /* c0 times the plaquette staples plus c1 times the 18 rectangle staples of U_mu(x), from the
- * staple fields (their halo current) and the links (formulas in the header comment). */
+ * staple fields (their halo current) and the links (formulas in the header comment); the
+ * staples of the transverse direction nu_k(mu) weighted with wk[k]. */
 HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int mu, double c0,
-                                      double c1) {
+                                      double c1, const double wk[3]) {
   const gauge_view *v = &f->u;
   const int xpm = gauge_view_up(v, ix, mu);
   suNg plaq, rect, V, A, B, t, w;
@@ -145,9 +172,9 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
     gauge_view_link(&um_xmn, v, xmn, mu);
     /* plaquette staples */
     ga_stored_staple(&V, f, ix, mu, nu, +1);
-    suNg_add(&plaq, &plaq, &V);
+    ga_add_weighted(&plaq, wk[k], &V);
     ga_stored_staple(&V, f, ix, mu, nu, -1);
-    suNg_add(&plaq, &plaq, &V);
+    ga_add_weighted(&plaq, wk[k], &V);
     /* a+ and e+, both ending in U_nu(x)^+ */
     ga_stored_staple(&V, f, xpm, nu, mu, +1);
     suNg_mul(&t, &um_xpn, &V); /* U_mu(x+nu) V */
@@ -156,7 +183,7 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
     suNg_mul(&t, &un_xpm, &V);
     suNg_add(&A, &A, &t);
     suNg_mul_dag(&t, &A, &un_x);
-    suNg_add(&rect, &rect, &t);
+    ga_add_weighted(&rect, wk[k], &t);
     /* a- and e-, both ending in U_nu(x-nu) */
     ga_stored_staple(&V, f, xpm_mn, nu, mu, +1);
     suNg_mul_dag(&A, &V, &um_xmn);
@@ -164,17 +191,17 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
     suNg_dag_mul(&t, &un_xpm_mn, &V);
     suNg_add(&A, &A, &t);
     suNg_mul(&t, &A, &un_xmn);
-    suNg_add(&rect, &rect, &t);
+    ga_add_weighted(&rect, wk[k], &t);
     /* b+ */
     suNg_mul_dag(&B, &un_xpm, &um_xpn);
     ga_stored_staple(&V, f, ix, nu, mu, -1);
     suNg_mul(&t, &B, &V);
-    suNg_add(&rect, &rect, &t);
+    ga_add_weighted(&rect, wk[k], &t);
     /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
     ga_stored_staple(&V, f, xmn, nu, mu, -1);
     ga_mul3(&w, &V, &um_xmn, &un_xpm_mn);
     suNg_dagger(&t, &w);
-    suNg_add(&rect, &rect, &t);
+    ga_add_weighted(&rect, wk[k], &t);
   }
   suNg_scale(out, c0, &plaq);
   suNg_mul_add(out, out, c1, &rect);
@@ -203,16 +230,22 @@ HR_INLINE void ga_momentum_sub(const ga_fields *f, int ix, int mu, double s,
 /* Force update of the four links of the master site ix: with Sigma the staple sum of
  * U_mu(x) (c0 plaquettes + c1 rectangles; rect = 0: plaquettes only, from the links; else from
  * the staple fields), F^a = (beta/NG) Im tr(T^a U Sigma) = (beta/(2 NG)) v_a(U Sigma), and
- * p -= eps F; coef = eps beta / (2 NG). */
+ * p -= eps F; coef = eps beta / (2 NG). Open boundaries (b->open; f->u.time set): the spatial
+ * staples of spatial links in the slices 0 and glb_t - 1 weighted cg/2; the loops through the
+ * zero links vanish with them, and a zero link gets no force. */
 HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double c0, double c1,
-                                    double coef) {
+                                    double coef, const ga_boundary *b) {
+  const int t = b->open ? f->u.time[ix - f->u.shift] : 0;
   for (int mu = 0; mu < 4; ++mu) {
     suNg S, U, W;
     suNg_algebra_vector F;
+    double w[3];
+    for (int k = 0; k < 3; ++k)
+      w[k] = ga_slice_weight(b, f->u.glb_t, t, mu, ga_transverse_dir(mu, k));
     if (rect) {
-      ga_improved_staple_sum(&S, f, ix, mu, c0, c1);
+      ga_improved_staple_sum(&S, f, ix, mu, c0, c1, w);
     } else {
-      ga_plaquette_staple_sum(&S, &f->u, ix, mu);
+      ga_plaquette_staple_sum(&S, &f->u, ix, mu, w);
       suNg_scale(&S, c0, &S);
     }
     gauge_view_link(&U, &f->u, ix, mu);
@@ -222,12 +255,27 @@ HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double
   }
 }
 
+/* Weight of the loops of the action summed at the site of time t (ga_site_action): the
+ * plaquette P_{mu nu}(x) (rect = 0) or the rectangle R_{mu nu}(x - mu) (rect = 1). Open
+ * boundaries: 0 for the loops through a zero link U_0(glb_t - 1) (plaquettes and rectangles
+ * with one step in time starting at t = glb_t - 1; rectangles with two steps in time, t - 1
+ * and t, for t = 0 or glb_t - 1), cg/2 for the spatial loops in the slices 0 and glb_t - 1. */
+HR_INLINE double ga_loop_weight(const ga_boundary *b, int glb_t, int t, int mu, int nu,
+                                int rect) {
+  if (!b->open) return 1.0;
+  if (rect && mu == 0) return (t == 0 || t == glb_t - 1) ? 0.0 : 1.0;
+  if (mu == 0 || nu == 0) return t == glb_t - 1 ? 0.0 : 1.0;
+  return ga_slice_weight(b, glb_t, t, mu, nu);
+}
+
 /* The action terms of the master site ix: *plaq = sum over the 6 plaquettes P_{mu nu}(x)
- * (mu < nu) of Re tr(1 - P), and with rect, *rects = the same over the 12 rectangles through
- * U_mu(x) as the second link of their long side, R_{mu nu}(x - mu) (else 0). */
+ * (mu < nu) of w Re tr(1 - P), and with rect, *rects = the same over the 12 rectangles through
+ * U_mu(x) as the second link of their long side, R_{mu nu}(x - mu) (else 0); w the weights of
+ * ga_loop_weight (1 without open boundaries; then v->time must be set). */
 HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, int ix,
-                              int rect) {
+                              int rect, const ga_boundary *b) {
   double p = 0.0, r = 0.0;
+  const int tx = b->open ? v->time[ix - v->shift] : 0;
   for (int mu = 0; mu < 4; ++mu) {
     suNg um, un_xpm, um_xpn, un_x, t, A, V;
     gauge_view_link(&um, v, ix, mu);
@@ -239,12 +287,20 @@ HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, 
       suNg_mul(&t, &um, &un_xpm);
       suNg_mul_dag(&A, &t, &um_xpn); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
       if (nu > mu) {
+        const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 0);
         gauge_view_link(&un_x, v, ix, nu);
-        p += NG - ga_re_trace_mul_dag(&A, &un_x); /* P_{mu nu}(x) = A U_nu(x)^+ */
+        if (w == 1.0)
+          p += NG - ga_re_trace_mul_dag(&A, &un_x); /* P_{mu nu}(x) = A U_nu(x)^+ */
+        else if (w != 0.0)
+          p += w * (NG - ga_re_trace_mul_dag(&A, &un_x));
       }
       if (rect) {
+        const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 1);
         ga_plaquette_staple(&V, v, ix, nu, mu, -1); /* V_{nu mu -}(x) */
-        r += NG - ga_re_trace_mul(&A, &V);
+        if (w == 1.0)
+          r += NG - ga_re_trace_mul(&A, &V);
+        else if (w != 0.0)
+          r += w * (NG - ga_re_trace_mul(&A, &V));
       }
     }
   }

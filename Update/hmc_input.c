@@ -131,7 +131,10 @@ static hmc_monomial_spec read_monomial(input_file *in, int index) {
 void hmc_read_input(input_file *in, hmc_params *h) {
   memset(h, 0, sizeof *h);
   const input_key top[] = {
-      {"tlen", INPUT_DOUBLE, &h->tlen, "1.0", ">0", "trajectory length"}, INPUT_KEYS_END};
+      {"tlen", INPUT_DOUBLE, &h->tlen, "1.0", ">0", "trajectory length"},
+      {"cG", INPUT_DOUBLE, &h->cg, "1", NULL,
+       "bc_t = open: weight cG/2 of the spatial plaquettes/rectangles in the slices 0, T-1"},
+      INPUT_KEYS_END};
   input_read(in, NULL, top);
   const int nmon = input_count_blocks(in, "monomial");
   const int nint = input_count_blocks(in, "integrator");
@@ -171,6 +174,8 @@ void hmc_read_input(input_file *in, hmc_params *h) {
 }
 
 void hmc_build_monomials(hmc_params *h, const hmc_fermion_setup *fs) {
+  h->open_t = fs->bc.kind[0] == HR_BC_OPEN;
+  const gauge_boundary gb = {h->open_t, h->open_t ? h->cg : 1.0};
   for (int i = 0; i < h->nspecs; i++) {
     const hmc_monomial_spec *sp = &h->spec[i];
     hmc_fermion_params fp;
@@ -196,7 +201,7 @@ void hmc_build_monomials(hmc_params *h, const hmc_fermion_setup *fs) {
       memcpy(rp.cache, sp->cache, sizeof rp.cache);
       m = hmc_monomial_stout(hmc_monomial_rhmc(fs, &rp, sp->level), &fs->smear);
     } else {
-      m = sp->type == 0   ? hmc_monomial_gauge(sp->beta, sp->c1, sp->level)
+      m = sp->type == 0   ? hmc_monomial_gauge_bc(sp->beta, sp->c1, &gb, sp->level)
           : sp->type == 1 ? hmc_monomial_hmc(fs, &fp, sp->level)
                           : hmc_monomial_hasenbusch(fs, &fp, sp->level);
       if (sp->type != 0) m = hmc_monomial_stout(m, &fs->smear);

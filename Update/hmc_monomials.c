@@ -29,23 +29,30 @@ static void monomial_free_plain(hmc_monomial *m) {
 
 typedef struct {
   double beta, c1;
+  gauge_boundary b;
 } gauge_ctx;
 
 static double gauge_mon_action(hmc_monomial *m, const suNg_field *u) {
   const gauge_ctx *g = m->ctx;
-  return gauge_action(u, g->beta, g->c1);
+  return gauge_action_bc(u, g->beta, g->c1, &g->b);
 }
 
 static void gauge_mon_force(hmc_monomial *m, const suNg_field *u, suNg_av_field *p, double eps) {
   const gauge_ctx *g = m->ctx;
-  gauge_force_update(p, u, g->beta, g->c1, eps);
+  gauge_force_update_bc(p, u, g->beta, g->c1, eps, &g->b);
 }
 
 hmc_monomial *hmc_monomial_gauge(double beta, double c1, int level) {
+  return hmc_monomial_gauge_bc(beta, c1, NULL, level);
+}
+
+hmc_monomial *hmc_monomial_gauge_bc(double beta, double c1, const gauge_boundary *b, int level) {
   hmc_monomial *m = monomial_new("gauge", level, sizeof(gauge_ctx));
   gauge_ctx *g = m->ctx;
   g->beta = beta;
   g->c1 = c1;
+  g->b.open = b != NULL && b->open;
+  g->b.cg = b != NULL ? b->cg : 1.0;
   m->action = gauge_mon_action;
   m->force_update = gauge_mon_force;
   m->free = monomial_free_plain;

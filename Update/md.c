@@ -18,19 +18,16 @@
 
 double md_kinetic_energy(const suNg_av_field *p) {
   hr_assert(p->type == &glattice, "md_kinetic_energy: the momenta must live on glattice");
+#if HR_GPU_ENABLED
+  if (hr_backend_current() == HR_BACKEND_GPU) return 0.5 * md_gpu_kinetic(p);
+#endif
   const long n = geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
   double *k = reduction_scratch(n); /* per-site sum_{mu,a} p^2, indexed by ix - master_shift */
-  if (hr_backend_current() == HR_BACKEND_GPU) {
-#if HR_GPU_ENABLED
-    md_gpu_kinetic(p, k);
-#endif
-  } else {
-    const suNg_algebra_vector *pm = sync_host_suNg_av_field(p);
-    const int sh = glattice.master_shift;
-    _OMP_MASTER_FOR(&glattice, ix) { k[ix - sh] = md_site_momentum_sqnorm(pm + 4 * (ix - sh)); }
-  }
+  const suNg_algebra_vector *pm = sync_host_suNg_av_field(p);
+  const int sh = glattice.master_shift;
+  _OMP_MASTER_FOR(&glattice, ix) { k[ix - sh] = md_site_momentum_sqnorm(pm + 4 * (ix - sh)); }
   double s;
-  global_sum_sites(&glattice, k, 1, &s);
+  global_sum_sites(&s, &glattice, k, 1);
   return 0.5 * s;
 }
 
@@ -64,6 +61,9 @@ double md_reunitarize_links(suNg_field *u) {
   _MASTER_FOR(&glattice, ix) {
     for (int mu = 0; mu < 4; mu++) {
       suNg *l = um + 4 * (ix - sh) + mu;
+      int zero = 1; /* the absent links of open time boundaries stay zero */
+      for (int e = 0; e < NG * NG; e++) zero &= l->c[e] == 0;
+      if (zero) continue;
       const double d = sqrt(cmat_unitarity_defect(NG, l->c));
       if (d > worst) worst = d;
       if (suN_reunitarize(l->c, NG) != 0)
@@ -73,4 +73,16 @@ double md_reunitarize_links(suNg_field *u) {
   global_max(&worst, 1);
   sendrecv_field(&glattice, HR_LAYOUT_GAUGE, u->ptr, 4 * sizeof(suNg));
   return worst;
+}
+
+void md_zero_open_momenta(suNg_av_field *p) {
+  hr_assert(p->type == &glattice, "md_zero_open_momenta: the momenta must live on glattice");
+  suNg_algebra_vector *pm = host_write_suNg_av_field(p);
+  const int sh = glattice.master_shift;
+  _MASTER_FOR(&glattice, ix) {
+    int g[4];
+    global_coordinates(g, ix);
+    if (g[0] == GLB_T - 1)
+      for (int a = 0; a < NG * NG - 1; a++) pm[4 * (ix - sh)].c[a] = 0.0;
+  }
 }

@@ -8,6 +8,7 @@
 #if HR_GPU_BACKEND != HR_GPU_NONE
 #include "md_gpu.h"
 #include "md_sites.h"
+#include "reduction.h"
 
 HR_KERNEL(md_links_kernel, suNg *u, const suNg_algebra_vector *p, int n, double eps) {
   HR_THREAD_LOOP(t) {
@@ -44,7 +45,7 @@ HR_KERNEL(md_kinetic_kernel, const suNg_algebra_vector *p, int n, double *k) {
   }
 }
 
-void md_gpu_kinetic(const suNg_av_field *p, double *k) {
+double md_gpu_kinetic(const suNg_av_field *p) {
   const geometry_descriptor *g = p->type;
   const size_t n = (size_t)geometry_field_size(g, HR_LAYOUT_GAUGE);
   static double *dev = NULL;
@@ -60,7 +61,9 @@ void md_gpu_kinetic(const suNg_av_field *p, double *k) {
     HR_TUNED_LAUNCH(md_kinetic_kernel, len, HR_TUNE_STREAMING, _GPU_4FIELD_BLK(p, ixp), len,
                     dev + (g->master_start[ixp] - g->master_shift));
   }
-  hr_gpu_copy_to_host(k, dev, n * sizeof(double));
+  double s; /* summed on the device: a few numbers come to the host */
+  hr_gpu_sum_sites(&s, g, dev, 1);
+  return s;
 }
 
 #else

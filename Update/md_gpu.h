@@ -13,9 +13,9 @@ extern "C" {
 
 /* U <- exp(eps P) U on the device copies, one kernel per piece of the master sites of u. */
 void md_gpu_update_links(suNg_field *u, const suNg_av_field *p, double eps);
-/* k[ix - master_shift] = sum_{mu,a} p^a(x,mu)^2 on the master sites of p's geometry (k a host
- * array; computed on the device copy, one double per site comes back). */
-void md_gpu_kinetic(const suNg_av_field *p, double *k);
+/* sum over the master sites of p's geometry, all processes, of sum_{mu,a} p^a(x,mu)^2: per
+ * site on the device copy, summed there exactly (hr_gpu_sum_sites, reduction.h). */
+double md_gpu_kinetic(const suNg_av_field *p);
 
 #ifdef __cplusplus
 }

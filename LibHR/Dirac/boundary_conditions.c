@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "dirac_state_sites.h"
 #include "geometry.h"
 #include "hr_error.h"
 #include "input_file.h"
@@ -21,6 +22,7 @@ void dirac_bc_default(dirac_bc *bc) {
     bc->kind[mu] = mu == 0 ? HR_BC_ANTIPERIODIC : HR_BC_PERIODIC;
     bc->theta[mu] = 0.;
   }
+  bc->cf = 1.;
 }
 
 void dirac_bc_read_input(dirac_bc *bc, struct input_file *in) {
@@ -38,15 +40,21 @@ void dirac_bc_read_input(dirac_bc *bc, struct input_file *in) {
       {"theta_x", INPUT_DOUBLE, &bc->theta[1], "0", NULL, "twisting angle in x (units of pi)"},
       {"theta_y", INPUT_DOUBLE, &bc->theta[2], "0", NULL, "twisting angle in y (units of pi)"},
       {"theta_z", INPUT_DOUBLE, &bc->theta[3], "0", NULL, "twisting angle in z (units of pi)"},
+      {"cF", INPUT_DOUBLE, &bc->cf, "1", NULL,
+       "bc_t = open: boundary coefficient cF (4 + m0 + cF - 1 on the time slices 0, T-1)"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   for (int mu = 0; mu < 4; mu++) bc->kind[mu] = (hr_bc_kind)kind[mu];
+  if (bc->cf != 1. && bc->kind[0] != HR_BC_OPEN)
+    input_fail(in, NULL, "cF", "cF = %g needs bc_t = open (it is the open-boundary coefficient)",
+               bc->cf);
 }
 
 void dirac_bc_print(const dirac_bc *bc) {
   for (int mu = 0; mu < 4; mu++)
     lprintf("DIRAC", 10, "boundary condition in %c: %s, theta_%c = %g pi\n", dir_names[mu],
             bc_names[bc->kind[mu]], dir_names[mu], bc->theta[mu]);
+  if (bc->kind[0] == HR_BC_OPEN) lprintf("DIRAC", 10, "open time boundaries: cF = %g\n", bc->cf);
 }
 
 hr_complex dirac_bc_link_phase(const dirac_bc *bc, int mu, int x_mu) {
@@ -71,11 +79,9 @@ void represent_gauge_field(suNf_field *uf, const suNg_field *u, const dirac_bc *
   _OMP_MASTER_FOR(&glattice, ix) {
     int g[4];
     global_coordinates(g, ix);
-    for (int mu = 0; mu < 4; mu++) {
-      suNf r;
-      suNg_to_suNf(&r, _4FIELD_AT(u, ix, mu));
-      suNf_scale_cmplx(_4FIELD_AT(uf, ix, mu), dirac_bc_link_phase(bc, mu, g[mu]), &r);
-    }
+    for (int mu = 0; mu < 4; mu++) /* dirac_state_sites.h: shared with the kernels */
+      dirac_site_represent(_4FIELD_AT(uf, ix, mu), _4FIELD_AT(u, ix, mu),
+                           dirac_bc_link_phase(bc, mu, g[mu]));
   }
   sendrecv_field(&glattice, HR_LAYOUT_GAUGE, uf->ptr, 4 * sizeof(suNf));
 }

@@ -1,16 +1,20 @@
 /* clover.c -- the clover term: clover-leaf field strength from the represented links, the
  * two Hermitian (2 NF) x (2 NF) blocks of 4 + m0 + C per site, their L D L^+ factorisation
- * (inverse and log det) and single-precision copies, built on the host for one derived state
- * of a Dirac operator (dirac_state.c) and kept as clover fields on glattice (the GPU path of
- * the operators reads their device copies). */
+ * (inverse and log det) and single-precision copies, for one derived state of a Dirac
+ * operator (dirac_state.c), kept as clover fields on glattice and a per-site array of log
+ * dets. Built by the host loop, or by kernels on the device copies when the operator runs on
+ * the GPU path (dirac_state_gpu.c); both call the per-site functions of dirac_state_sites.h. */
 #include "clover.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "communications.h"
 #include "dirac_internal.h"
+#include "dirac_state_gpu.h"
+#include "dirac_state_sites.h"
 #include "gamma.h"
 #include "geometry.h"
 #include "hr_error.h"
@@ -19,45 +23,67 @@
 
 #define D_ CLOVER_BLOCK_DIM
 
-/* The represented link U_mu(ix) of uf. */
-static const suNf *link_of(const suNf_field *uf, int ix, int mu) {
-  hr_assert(ix >= 0, "clover leaf reaches a site outside the gauge halo");
-  return _4FIELD_AT(uf, ix, mu);
+/* View of the host copy of the represented links uf (made current by the caller). */
+static dirac_links_view host_links_view(const suNf_field *uf) {
+  dirac_links_view v;
+  v.base = uf->ptr;
+  v.off = v.len = NULL;
+  v.iup = hr_iup;
+  v.idn = hr_idn;
+  v.shift = glattice.master_shift;
+  v.time = NULL;
+  v.glb_t = GLB_T;
+  v.dcf = 0.;
+  return v;
+}
+
+/* Open time boundaries: the global time of every master element of glattice (host table and,
+ * in GPU builds, its device copy), remade when the geometry changes. */
+static struct {
+  int generation;
+  int *time, *dev_time;
+} ctime_tab = {-1, NULL, NULL};
+
+static const int *clover_time_table(int on_gpu) {
+  if (ctime_tab.generation != geometry_generation()) {
+    free(ctime_tab.time);
+#if HR_GPU_ENABLED
+    hr_gpu_free(ctime_tab.dev_time);
+#endif
+    ctime_tab.time = ctime_tab.dev_time = NULL;
+    ctime_tab.generation = geometry_generation();
+  }
+  const size_t n = (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
+  if (ctime_tab.time == NULL) {
+    ctime_tab.time = (int *)calloc(n, sizeof(int));
+    if (ctime_tab.time == NULL) hr_error("out of memory for the clover time table");
+    _MASTER_FOR(&glattice, ix) {
+      int g[4];
+      global_coordinates(g, ix);
+      ctime_tab.time[ix - glattice.master_shift] = g[0];
+    }
+  }
+#if HR_GPU_ENABLED
+  if (on_gpu) {
+    if (ctime_tab.dev_time == NULL) {
+      ctime_tab.dev_time = (int *)hr_gpu_alloc(n * sizeof(int));
+      hr_gpu_copy_to_device(ctime_tab.dev_time, ctime_tab.time, n * sizeof(int));
+    }
+    return ctime_tab.dev_time;
+  }
+#else
+  (void)on_gpu;
+#endif
+  return ctime_tab.time;
 }
 
 void clover_field_strength(suNf *F, const suNf_field *uf, int ix, int mu, int nu) {
-  const int xpm = iup(ix, mu), xpn = iup(ix, nu), xmm = idn(ix, mu), xmn = idn(ix, nu);
-  const int xmm_pn = iup(xmm, nu), xmm_mn = idn(xmm, nu), xmn_pm = iup(xmn, mu);
-  suNf q, a, b, leaf;
-  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  suNf_mul(&a, link_of(uf, ix, mu), link_of(uf, xpm, nu));
-  suNf_mul_dag(&b, &a, link_of(uf, xpn, mu));
-  suNf_mul_dag(&q, &b, link_of(uf, ix, nu));
-  /* U_nu(x) U_mu(x-mu+nu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  suNf_mul_dag(&a, link_of(uf, ix, nu), link_of(uf, xmm_pn, mu));
-  suNf_mul_dag(&b, &a, link_of(uf, xmm, nu));
-  suNf_mul(&leaf, &b, link_of(uf, xmm, mu));
-  suNf_add(&q, &q, &leaf);
-  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  suNf_mul(&a, link_of(uf, xmm_mn, nu), link_of(uf, xmm, mu));
-  suNf_dagger(&b, &a);
-  suNf_mul(&a, &b, link_of(uf, xmm_mn, mu));
-  suNf_mul(&leaf, &a, link_of(uf, xmn, nu));
-  suNf_add(&q, &q, &leaf);
-  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu) U_mu(x)^+ */
-  suNf_dag_mul(&a, link_of(uf, xmn, nu), link_of(uf, xmn, mu));
-  suNf_mul(&b, &a, link_of(uf, xmn_pm, nu));
-  suNf_mul_dag(&leaf, &b, link_of(uf, ix, mu));
-  suNf_add(&q, &q, &leaf);
-  /* F = (Q - Q^+) / 8 */
-  suNf_dagger(&a, &q);
-  suNf_sub(&b, &q, &a);
-  suNf_scale(F, 0.125, &b);
+  const dirac_links_view v = host_links_view(uf);
+  dirac_site_field_strength(F, &v, ix, mu, nu);
 }
 
-/* sigma_mu,nu restricted to the chirality blocks: sig[pair][ch][s][t], pairs mu < nu in the
- * order (01)(02)(03)(12)(13)(23). */
-static hr_complex sig[6][2][2][2];
+/* sigma_mu,nu restricted to the chirality blocks (dirac_state_sites.h). */
+static dirac_sigma_blocks sig;
 static int sig_ready = 0;
 
 static void init_sigma(void) {
@@ -69,72 +95,47 @@ static void init_sigma(void) {
       hr_sigma_matrix(s, mu, nu);
       for (int ch = 0; ch < 2; ch++)
         for (int a = 0; a < 2; a++)
-          for (int b = 0; b < 2; b++) sig[p][ch][a][b] = s[4 * (2 * ch + a) + 2 * ch + b];
+          for (int b = 0; b < 2; b++) sig.s[p][ch][a][b] = s[4 * (2 * ch + a) + 2 * ch + b];
     }
   sig_ready = 1;
-}
-
-/* L D L^+ factorisation of the Hermitian block a: fills inv with a^-1 and returns
- * log det a, or NAN when a pivot is not positive (block not positive definite). */
-static double factorise_block(const hr_complex *a, hr_complex *inverse) {
-  hr_complex L[D_ * D_];
-  double d[D_];
-  double logdet = 0.;
-  for (int j = 0; j < D_; j++) {
-    double dj = hr_creal(a[j * D_ + j]);
-    for (int k = 0; k < j; k++) dj -= hr_cabs2(L[j * D_ + k]) * d[k];
-    if (!(dj > 0.)) return NAN;
-    d[j] = dj;
-    logdet += log(dj);
-    L[j * D_ + j] = hr_cmplx(1, 0);
-    for (int i = j + 1; i < D_; i++) {
-      hr_complex v = a[i * D_ + j];
-      for (int k = 0; k < j; k++) v -= hr_cmul_conj(L[i * D_ + k], L[j * D_ + k]) * d[k];
-      L[i * D_ + j] = v / dj;
-    }
-  }
-  for (int c = 0; c < D_; c++) {
-    hr_complex y[D_];
-    for (int i = 0; i < D_; i++) { /* L y = e_c */
-      hr_complex v = hr_cmplx(i == c ? 1 : 0, 0);
-      for (int k = 0; k < i; k++) v -= hr_cmul(L[i * D_ + k], y[k]);
-      y[i] = v;
-    }
-    for (int i = 0; i < D_; i++) y[i] = y[i] / d[i];
-    for (int i = D_ - 1; i >= 0; i--) { /* L^+ x = y */
-      hr_complex v = y[i];
-      for (int k = i + 1; k < D_; k++) v -= hr_conj_cmul(L[k * D_ + i], y[k]);
-      y[i] = v;
-    }
-    for (int i = 0; i < D_; i++) inverse[i * D_ + c] = y[i];
-  }
-  return logdet;
-}
-
-/* The two blocks of 4 + m0 + C at site ix. */
-static void site_blocks(suNf_clover *out, const suNf_field *uf, double csw, double m0, int ix) {
-  suNf F[6];
-  int p = 0;
-  for (int mu = 0; mu < 4; mu++)
-    for (int nu = mu + 1; nu < 4; nu++, p++) clover_field_strength(&F[p], uf, ix, mu, nu);
-  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
-  for (int ch = 0; ch < 2; ch++)
-    for (int s = 0; s < 2; s++)
-      for (int a = 0; a < NF; a++)
-        for (int t = 0; t < 2; t++)
-          for (int b = 0; b < NF; b++) {
-            hr_complex v = hr_cmplx(s == t && a == b ? 4. + m0 : 0., 0.);
-            for (int q = 0; q < 6; q++)
-              v += ihalf_csw * hr_cmul(sig[q][ch][s][t], F[q].c[a * NF + b]);
-            out->c[ch][(s * NF + a) * D_ + t * NF + b] = v;
-          }
 }
 
 void clover_state_free(dirac_clover_state *cs) {
   free_clover_field(cs->blk);
   free_clover_field_flt(cs->blk_flt);
   free(cs->logdet_site);
+#if HR_GPU_ENABLED
+  hr_gpu_free(cs->dev_logdet);
+#endif
   memset(cs, 0, sizeof *cs);
+}
+
+/* Stop with the first site (host array of log dets) whose block is not positive definite. */
+static void check_positive(const dirac_clover_state *cs) {
+  const int sh = glattice.master_shift;
+  _MASTER_FOR(&glattice, ix) {
+    if (isnan(cs->logdet_site[ix - sh])) {
+      int g[4];
+      global_coordinates(g, ix);
+      hr_error_code(HR_EXIT_NUMERICS,
+                    "the clover block 4 + m0 + C at site (t,x,y,z) = (%d,%d,%d,%d) is not "
+                    "positive definite (m0 = %g, csw = %g): the even/odd preconditioned "
+                    "clover operator needs m0 larger or csw smaller for this gauge field",
+                    g[0], g[1], g[2], g[3], cs->m0, cs->csw);
+    }
+  }
+}
+
+/* The host array of log dets of cs, brought from the device when built there. */
+static const double *host_logdet(const dirac_clover_state *cs) {
+#if HR_GPU_ENABLED
+  if (!cs->logdet_on_host) {
+    hr_gpu_copy_to_host(cs->logdet_site, cs->dev_logdet,
+                        (size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sizeof(double));
+    ((dirac_clover_state *)(uintptr_t)cs)->logdet_on_host = 1;
+  }
+#endif
+  return cs->logdet_site;
 }
 
 void clover_state_build(dirac_clover_state *cs) {
@@ -147,18 +148,55 @@ void clover_state_build(dirac_clover_state *cs) {
     cs->blk = NULL;
     cs->blk_flt = NULL;
     cs->logdet_site = NULL;
+#if HR_GPU_ENABLED
+    cs->dev_logdet = NULL;
+#endif
   }
+  const size_t nsites = (size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
   if (cs->blk == NULL) {
     cs->blk = alloc_clover_field(2, &glattice);
     cs->blk_flt = alloc_clover_field_flt(2, &glattice);
-    cs->logdet_site =
-        malloc((size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sizeof(double));
+    cs->logdet_site = calloc(nsites, sizeof(double));
     if (cs->logdet_site == NULL) hr_error("out of memory for the clover term");
+#if HR_GPU_ENABLED
+    cs->dev_logdet = (double *)hr_gpu_alloc(nsites * sizeof(double));
+    hr_gpu_zero(cs->dev_logdet, nsites * sizeof(double));
+#endif
   }
   cs->generation = gen;
   const suNf_field *uf = cs->links->uf;
   const double csw = cs->csw, m0 = cs->m0;
+#if HR_GPU_ENABLED
+  if (cs->on_gpu) { /* on the device copies: no field crosses to the host */
+    dirac_links_view v;
+    const hr_gpu_sites sites = hr_gpu_sites_of(&glattice);
+    v.base = sync_gpu_suNf_field(uf);
+    v.off = sites.off;
+    v.len = sites.len;
+    v.iup = hr_gpu_iup();
+    v.idn = hr_gpu_idn();
+    v.shift = sites.shift;
+    v.glb_t = GLB_T;
+    v.dcf = dirac_bc_diag_shift(&cs->links->bc);
+    v.time = v.dcf != 0. ? clover_time_table(1) : NULL;
+    dirac_gpu_clover(gpu_write_clover_field(&cs->blk[0]), gpu_write_clover_field(&cs->blk[1]),
+                     gpu_write_clover_field_flt(&cs->blk_flt[0]),
+                     gpu_write_clover_field_flt(&cs->blk_flt[1]), cs->dev_logdet, &v, &sig, csw,
+                     m0);
+    cs->logdet_on_host = 0;
+    double s; /* one exact sum (a few numbers to the host) tells whether every block is fine */
+    hr_gpu_sum_sites(&s, &glattice, cs->dev_logdet, 1);
+    if (isnan(s)) {
+      host_logdet(cs);
+      check_positive(cs);
+    }
+    return;
+  }
+#endif
   sync_host_suNf_field(uf);
+  dirac_links_view v = host_links_view(uf);
+  v.dcf = dirac_bc_diag_shift(&cs->links->bc);
+  v.time = v.dcf != 0. ? clover_time_table(0) : NULL;
   suNf_clover *blk = host_write_clover_field(&cs->blk[0]);
   suNf_clover *inv = host_write_clover_field(&cs->blk[1]);
   suNf_clover_flt *blk_flt = host_write_clover_field_flt(&cs->blk_flt[0]);
@@ -166,28 +204,15 @@ void clover_state_build(dirac_clover_state *cs) {
   double *logdet_site = cs->logdet_site;
   const int sh = glattice.master_shift;
   _OMP_MASTER_FOR(&glattice, ix) {
-    suNf_clover *b = blk + (ix - sh), *iv = inv + (ix - sh);
-    site_blocks(b, uf, csw, m0, ix);
-    double ld = 0.;
-    for (int ch = 0; ch < 2; ch++) ld += factorise_block(b->c[ch], iv->c[ch]);
-    logdet_site[ix - sh] = ld;
-    for (int ch = 0; ch < 2; ch++)
-      for (int k = 0; k < D_ * D_; k++) {
-        blk_flt[ix - sh].c[ch][k] = hr_complex_to_flt(b->c[ch][k]);
-        inv_flt[ix - sh].c[ch][k] = hr_complex_to_flt(iv->c[ch][k]);
-      }
+    const int e = ix - sh;
+    logdet_site[e] =
+        dirac_site_clover(blk + e, inv + e, blk_flt + e, inv_flt + e, &v, &sig, csw, m0, ix);
   }
-  _MASTER_FOR(&glattice, ix) {
-    if (isnan(logdet_site[ix - sh])) {
-      int g[4];
-      global_coordinates(g, ix);
-      hr_error_code(HR_EXIT_NUMERICS,
-                    "the clover block 4 + m0 + C at site (t,x,y,z) = (%d,%d,%d,%d) is not "
-                    "positive definite (m0 = %g, csw = %g): the even/odd preconditioned "
-                    "clover operator needs m0 larger or csw smaller for this gauge field",
-                    g[0], g[1], g[2], g[3], m0, csw);
-    }
-  }
+#if HR_GPU_ENABLED
+  cs->logdet_on_host = 1;
+  hr_gpu_copy_to_device(cs->dev_logdet, logdet_site, nsites * sizeof(double));
+#endif
+  check_positive(cs);
 }
 
 void clover_block(hr_complex *out, const dirac_op *D, int ix, int chirality) {
@@ -216,6 +241,13 @@ double clover_logdet(const dirac_op *D, int parity) {
     return (double)(parity == HR_PARITY_BOTH ? GLB_VOLUME : GLB_VOLUME / 2) * 4 * NF *
            log(4. + D->m0);
   double s; /* the reduction policy: the same bits on every grid, thread count, backend */
-  global_sum_sites(g, cs->logdet_site + (g->master_shift - glattice.master_shift), 1, &s);
+  const long shift = g->master_shift - glattice.master_shift;
+#if HR_GPU_ENABLED
+  if (dirac_on_gpu(D)) { /* summed on the device */
+    hr_gpu_sum_sites(&s, g, cs->dev_logdet + shift, 1);
+    return s;
+  }
+#endif
+  global_sum_sites(&s, g, host_logdet(cs) + shift, 1);
   return s;
 }

@@ -67,7 +67,7 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_CLOVER suNf_clover
 #define DOP_CLOVER_KIND clover_field
 #define DOP_REAL double
-#define DOP_PACK(ls) ((const suNf *)(ls)->pack)
+#define DOP_PACK(ls) ((const suNf *)dirac_links_pack(ls, 0))
 #define DOP_GPU_LINKS GPU_LINKS_DBL
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk)
 #define DOP_G5(out, in) g5_spinor_field(out, in)
@@ -80,7 +80,7 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_CLOVER suNf_clover_flt
 #define DOP_CLOVER_KIND clover_field_flt
 #define DOP_REAL float
-#define DOP_PACK(ls) ((const suNf_flt *)(ls)->pack_flt)
+#define DOP_PACK(ls) ((const suNf_flt *)dirac_links_pack(ls, 1))
 #define DOP_GPU_LINKS GPU_LINKS_FLT
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk_flt)
 #define DOP_G5(out, in) g5_spinor_field_flt(out, in)
@@ -129,7 +129,7 @@ hr_linear_operator dirac_linear_operator(const dirac_op *D, dirac_form form) {
 double dirac_form_flops(const dirac_op *D, dirac_form form) {
   const double v = (double)GLB_VOLUME;
   const double hop = (double)dirac_hop_flop_per_site();
-  const double diag = D->csw != 0. ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
+  const double diag = D->csw != 0. || dirac_bc_diag_shift(&D->bc) != 0. ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
   switch (form) {
     case DIRAC_FORM_D:
     case DIRAC_FORM_Q: return v * (hop + diag);

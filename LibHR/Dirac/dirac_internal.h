@@ -25,6 +25,7 @@ typedef struct {
                               8 (ix - master_shift): U_mu(x), mu = 0..3, then U_mu(x - mu) */
   suNf_flt *pack_flt;      /* the same rounded to single precision */
   suNf_field_flt *uf_flt;  /* GPU builds: uf rounded to single precision (device copy) */
+  int pack_ready;          /* pack and pack_flt hold the links of this version */
 } dirac_links_state;
 
 /* Clover term of one links state with one (csw, m0): blocks 4 + m0 + C and inverses. */
@@ -38,10 +39,15 @@ typedef struct {
   clover_field *blk;         /* [0] the blocks, [1] their inverses (glattice) */
   clover_field_flt *blk_flt; /* the same in single precision */
   double *logdet_site;       /* log det of both blocks per master site of glattice */
+  int on_gpu;                /* set by the caller: build on the device copies */
+  int logdet_on_host;        /* GPU builds: logdet_site holds the values of dev_logdet */
+  double *dev_logdet;        /* GPU builds: device array of the log dets (else NULL) */
 } dirac_clover_state;
 
 /* The links state of D: built, or rebuilt from the current version of D->u. */
 const dirac_links_state *dirac_links_state_of(const dirac_op *D);
+/* The packed host links of ls (pack, or pack_flt if flt), built from uf on first use. */
+const void *dirac_links_pack(const dirac_links_state *ls, int flt);
 /* The clover state of D (NULL when D->csw == 0). */
 const dirac_clover_state *dirac_clover_state_of(const dirac_op *D);
 /* Build the blocks, inverses and log dets of cs from cs->links and (csw, m0) (clover.c). */

@@ -13,6 +13,7 @@
 
 #include "communications.h"
 #include "dirac_internal.h"
+#include "dirac_state_gpu.h"
 #include "geometry.h"
 #include "hr_error.h"
 #include "logger.h"
@@ -34,7 +35,7 @@ long dirac_state_builds(void) { return builds; }
 static int bc_equal(const dirac_bc *a, const dirac_bc *b) {
   for (int mu = 0; mu < 4; mu++)
     if (a->kind[mu] != b->kind[mu] || a->theta[mu] != b->theta[mu]) return 0;
-  return 1;
+  return dirac_bc_diag_shift(a) == dirac_bc_diag_shift(b); /* cF: part of the clover key */
 }
 
 /* FNV-1a hash of the master links of u (host copy, brought up to date). */
@@ -56,7 +57,8 @@ static void links_state_free(dirac_links_state *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Represent, pack and round the links of D into s. */
+/* Represent and round the links of D into s: on the device copies when D runs on the GPU
+ * path (dirac_state_gpu.c), else on the host; the packed host links follow on first use. */
 static void links_state_build(dirac_links_state *s, const dirac_op *D) {
   if (s->uf != NULL && s->generation != geometry_generation()) links_state_free(s);
   if (s->uf == NULL) {
@@ -73,27 +75,58 @@ static void links_state_build(dirac_links_state *s, const dirac_op *D) {
   s->version = D->u->version;
   s->generation = geometry_generation();
   s->bc = D->bc;
-  represent_gauge_field(s->uf, D->u, &D->bc);
-  const suNf_field *uf = s->uf;
-  const int sh = glattice.master_shift;
-  suNf *pack = s->pack;
-  suNf_flt *pack_flt = s->pack_flt;
-  _OMP_MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++) {
-      pack[8 * (ix - sh) + mu] = *_4FIELD_AT(uf, ix, mu);
-      pack[8 * (ix - sh) + 4 + mu] = *_4FIELD_AT(uf, idn(ix, mu), mu);
-    }
-    for (int k = 0; k < 8; k++) suNf_to_flt(pack_flt + 8 * (ix - sh) + k, pack + 8 * (ix - sh) + k);
-  }
+  s->pack_ready = 0;
 #if HR_GPU_ENABLED
-  const suNf *src = sync_host_suNf_field(uf);
-  suNf_flt *dst = host_write_suNf_field_flt(s->uf_flt);
-  const int n = 4 * geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
-  for (int k = 0; k < n; k++) suNf_to_flt(dst + k, src + k);
+  if (dirac_on_gpu(D)) { /* built on the device copies: no field crosses to the host */
+    for (int mu = 1; mu < 4; mu++)
+      if (D->bc.kind[mu] == HR_BC_OPEN)
+        hr_fatal(HR_EXIT_INPUT, "open boundary conditions are supported in time only");
+    dirac_phases ph;
+    for (int mu = 0; mu < 4; mu++) {
+      ph.glb[mu] = GLB_SIZE[mu];
+      ph.bulk[mu] = dirac_bc_link_phase(&D->bc, mu, 0);
+      ph.last[mu] = dirac_bc_link_phase(&D->bc, mu, GLB_SIZE[mu] - 1);
+    }
+    const suNg *u = sync_gpu_suNg_field(D->u);
+    dirac_gpu_represent(gpu_write_suNf_field(s->uf), gpu_write_suNf_field_flt(s->uf_flt), u, &ph);
+    start_sendrecv_suNf_field(s->uf);
+    start_sendrecv_suNf_field_flt(s->uf_flt);
+    complete_sendrecv_suNf_field(s->uf);
+    complete_sendrecv_suNf_field_flt(s->uf_flt);
+  } else
 #endif
+  {
+    represent_gauge_field(s->uf, D->u, &D->bc);
+#if HR_GPU_ENABLED
+    const suNf *src = sync_host_suNf_field(s->uf);
+    suNf_flt *dst = host_write_suNf_field_flt(s->uf_flt);
+    const int n = 4 * geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
+    for (int k = 0; k < n; k++) suNf_to_flt(dst + k, src + k);
+#endif
+  }
   if (HR_DEBUG_CHECKS) s->checksum = links_checksum(D->u);
   builds++;
   lprintf("DIRAC", 50, "derived links rebuilt for gauge field version %lu\n", s->version);
+}
+
+const void *dirac_links_pack(const dirac_links_state *ls, int flt) {
+  dirac_links_state *s = (dirac_links_state *)(uintptr_t)ls;
+  if (!s->pack_ready) { /* first use by a CPU loop since the links were built */
+    const suNf_field *uf = s->uf;
+    sync_host_suNf_field(uf);
+    const int sh = glattice.master_shift;
+    suNf *pack = s->pack;
+    suNf_flt *pack_flt = s->pack_flt;
+    _OMP_MASTER_FOR(&glattice, ix) {
+      for (int mu = 0; mu < 4; mu++) {
+        pack[8 * (ix - sh) + mu] = *_4FIELD_AT(uf, ix, mu);
+        pack[8 * (ix - sh) + 4 + mu] = *_4FIELD_AT(uf, idn(ix, mu), mu);
+      }
+      for (int k = 0; k < 8; k++) suNf_to_flt(pack_flt + 8 * (ix - sh) + k, pack + 8 * (ix - sh) + k);
+    }
+    s->pack_ready = 1;
+  }
+  return flt ? (const void *)s->pack_flt : (const void *)s->pack;
 }
 
 /* Stop when the links of an up-to-date state changed without a new version. */
@@ -137,7 +170,7 @@ const suNf_field *dirac_links(const dirac_op *D) { return dirac_links_state_of(D
 /* ------------------------------------------------------------------ clover */
 
 const dirac_clover_state *dirac_clover_state_of(const dirac_op *D) {
-  if (D->csw == 0.) return NULL;
+  if (D->csw == 0. && dirac_bc_diag_shift(&D->bc) == 0.) return NULL; /* no blocks needed */
   const dirac_links_state *ls = dirac_links_state_of(D);
   dirac_clover_state *hit = NULL, *same = NULL, *victim = NULL;
   for (int i = 0; i < DIRAC_CLOVER_CACHE; i++) {
@@ -160,6 +193,7 @@ const dirac_clover_state *dirac_clover_state_of(const dirac_op *D) {
     hit->u = ls->u;
     hit->csw = D->csw;
     hit->m0 = D->m0;
+    hit->on_gpu = dirac_on_gpu(D);
     clover_state_build(hit);
     builds++;
   }

@@ -59,7 +59,8 @@ HR_INLINE void gf_site_w(suNg *w, const suNg_field *u, int ix, int mu0) {
 HR_INLINE void gf_site_gradient(suNg *Y, const suNg *w) {
   hr_complex tr = hr_cmplx(0, 0);
   for (int a = 0; a < NG; a++)
-    for (int b = 0; b < NG; b++) Y->c[a * NG + b] = 0.5 * (hr_conj(w->c[b * NG + a]) - w->c[a * NG + b]);
+    for (int b = 0; b < NG; b++)
+      Y->c[a * NG + b] = 0.5 * (hr_conj(w->c[b * NG + a]) - w->c[a * NG + b]);
   for (int a = 0; a < NG; a++) tr += Y->c[a * NG + a];
   for (int a = 0; a < NG; a++) Y->c[a * NG + a] -= tr / NG;
 }
@@ -135,7 +136,7 @@ static void gf_measure(double out[2], const suNg_field *u, int mu0) {
     v[2 * ix] = suNg_sqnorm(&Y);
     v[2 * ix + 1] = f;
   }
-  global_sum_sites(&glattice, v, 2, out);
+  global_sum_sites(out, &glattice, v, 2);
   out[0] /= (double)NG * (double)GLB_VOLUME;
   out[1] /= (double)NG * (4 - mu0) * (double)GLB_VOLUME;
 }

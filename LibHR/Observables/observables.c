@@ -119,14 +119,6 @@ static obs_gauge_view device_view(const suNg_field *u, int halo) {
   return gauge_view_of_device(u->gpu_ptr, tab.dev_time);
 }
 
-/* Host copy of k arrays of n per-site values from the device scratch (zeroed by the caller
- * where no site writes), as site_values_new would give them. */
-static double *device_values_to_host(int k, long n) {
-  double *h = malloc((size_t)k * (size_t)n * sizeof(double));
-  if (h == NULL) hr_error("out of memory (%ld doubles)", (long)k * n);
-  hr_gpu_copy_to_host(h, tab.dev_values, (size_t)k * (size_t)n * sizeof(double));
-  return h;
-}
 #endif
 
 /* ------------------------------------------------------------------ plaquettes */
@@ -142,7 +134,9 @@ static double plaquette_sum(const suNg_field *u, int which) {
     n = tab.n;
     hr_gpu_zero(tab.dev_values, (size_t)n * sizeof(double));
     obs_gpu_plaquettes(tab.dev_values, &dv, u->type, which);
-    v = device_values_to_host(1, n);
+    double sum; /* the exact sum on the device: a few numbers come to the host */
+    hr_gpu_sum_exact_n(&sum, tab.dev_values, n, 1);
+    return sum;
   } else
 #endif
   {
@@ -203,10 +197,10 @@ hr_complex polyakov_loop(const suNg_field *u) {
     if (!start_new) hr_gpu_copy_to_device(dline, line, (size_t)vs * sizeof *line);
     obs_gpu_polyakov(dline, last ? dre : NULL, last ? dim : NULL, &dv, hr_gpu_ipt(), vs, LOC_T,
                      start_new);
-    if (last)
-      hr_gpu_copy_to_host(re, dre, 2 * (size_t)vs * sizeof *re);
-    else
-      hr_gpu_copy_to_host(line, dline, (size_t)vs * sizeof *line);
+    if (!last) {
+      hr_gpu_zero(dre, 2 * (size_t)vs * sizeof *re); /* the others add zeros */
+      hr_gpu_copy_to_host(line, dline, (size_t)vs * sizeof *line); /* sent up the time axis */
+    }
     hr_gpu_free(dline);
   } else
 #endif
@@ -224,7 +218,17 @@ hr_complex polyakov_loop(const suNg_field *u) {
     MPI_Send(line, count, MPI_DOUBLE, PROC_UP[0], 701, hr_cart_comm);
 #endif
   free(line);
-  const double tr[2] = {global_sum_exact(re, vs), global_sum_exact(im, vs)};
+  double tr[2];
+#if HR_GPU_ENABLED
+  if (gpu) { /* the exact sums on the device */
+    hr_gpu_sum_exact_n(&tr[0], tab.dev_values, vs, 1);
+    hr_gpu_sum_exact_n(&tr[1], tab.dev_values + vs, vs, 1);
+  } else
+#endif
+  {
+    tr[0] = global_sum_exact(re, vs);
+    tr[1] = global_sum_exact(im, vs);
+  }
   free(re);
   const double norm = (double)NG * GLB_X * GLB_Y * GLB_Z;
   return hr_cmplx(tr[0] / norm, tr[1] / norm);
@@ -242,9 +246,11 @@ gauge_action_observables gauge_action_observables_compute(const suNg_field *u, i
     double *dw = tab.dev_values, *de = dw + n, *dq = de + n;
     hr_gpu_zero(tab.dev_values, 3 * (size_t)n * sizeof(double));
     obs_gpu_action(dw, de, dq, &dv, u->type, open_bc_t);
-    w = device_values_to_host(3, n);
-    e = w + n;
-    q = e + n;
+    gauge_action_observables r; /* the exact sums on the device */
+    hr_gpu_sum_exact_n(&r.wact, dw, n, 1);
+    hr_gpu_sum_exact_n(&r.yact, de, n, 1);
+    hr_gpu_sum_exact_n(&r.qtop, dq, n, 1);
+    return r;
   } else
 #endif
   {

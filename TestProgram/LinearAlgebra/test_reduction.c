@@ -9,9 +9,16 @@
  *   global_sum_sites of per-site values that are exact in double (integers and small dyadic
  *     fractions) gives their exact sum, also with terms of mixed sign and wide range;
  *   a NaN / infinite value makes the sum NaN / infinite.
+ *   the device sums (hr_gpu_sum_exact_n, hr_gpu_sum_sites; GPU builds) equal global_sum_exact_n
+ *     and global_sum_sites bit for bit on random values of mixed magnitudes and signs,
+ *     k = 1 .. 4 interleaved sums, block sizes 32 and 256 forced, NaN / Inf, and bring at most
+ *     k + 1 doubles and 4 k integers to the host (transfer counter of gpu.h);
+ *   the transfer counter counts a field's copies under the kind's name and the byte count.
  * The random fields are drawn per global site, so they are the same on every grid. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../Memory/field_test.h"
 
@@ -35,7 +42,7 @@ static double links_retr(const suNg_field *u) {
     v[ix - g->master_shift] = t;
   }
   double s;
-  global_sum_sites(g, v, 1, &s);
+  global_sum_sites(&s, g, v, 1);
   free(v);
   return s;
 }
@@ -85,7 +92,7 @@ static void check_exact_sums(void) {
   double r[2] = {(double)ref[0], (double)ref[1]};
   global_sum(r, 2); /* integers below 2^53: exact */
   double s[2];
-  global_sum_sites(g, v, 2, s);
+  global_sum_sites(s, g, v, 2);
   CHECK(s[0] == ldexp(r[0], -20), "global_sum_sites: %a, exact %a", s[0], ldexp(r[0], -20));
   CHECK(s[1] == ldexp(r[1], -40), "global_sum_sites: %a, exact %a", s[1], ldexp(r[1], -40));
   /* a NaN on one site of rank 0, an infinity on another */
@@ -93,12 +100,139 @@ static void check_exact_sums(void) {
     v[2 * (g->master_start[0] - g->master_shift)] = NAN;
     v[2 * (g->master_start[0] - g->master_shift) + 1] = INFINITY;
   }
-  global_sum_sites(g, v, 2, s);
+  global_sum_sites(s, g, v, 2);
   CHECK(isnan(s[0]), "NaN lost: %g", s[0]);
   CHECK(isinf(s[1]) && s[1] > 0, "Inf lost: %g", s[1]);
   free(v);
   tc_case_end("global_sum_sites: exact sums, NaN and Inf stay visible");
 }
+
+#if HR_GPU_ENABLED
+/* A value of wide range and either sign from a 64-bit LCG state. */
+static double wild_value(unsigned long long *st) {
+  *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+  const unsigned long long r = *st >> 11;
+  const double m = (double)(r & 0xfffffffffULL) / 68719476736.0; /* [0, 1) */
+  const int e = (int)((r >> 36) % 61) - 30;                      /* 2^-30 .. 2^30 */
+  const double x = ldexp(m, e);
+  return (r >> 50) & 1 ? -x : x;
+}
+
+/* Bytes copied to the host since the last reset. */
+static unsigned long long to_host(void) {
+  return hr_gpu_transfer_bytes(HR_XFER_TO_HOST);
+}
+
+/* The device sums against the host sums, bit for bit; the bytes they bring to the host. */
+static void check_device_sums(void) {
+  const geometry_descriptor *geos[2] = {&glattice, &glat_even};
+  unsigned long long st = 12345ULL + 977ULL * (unsigned long long)hr_rank();
+  for (int b = 0; b < (int)(sizeof block_sizes / sizeof block_sizes[0]); b++) {
+    hr_tune_force_block(block_sizes[b]);
+    for (int k = 1; k <= 4; k++) {
+      const long ns[3] = {1, 1000, 70001};
+      for (int c = 0; c < 3; c++) {
+        const long n = ns[c];
+        double *v = (double *)malloc((size_t)(n * k) * sizeof *v);
+        for (long i = 0; i < n * k; i++) v[i] = wild_value(&st);
+        if (c == 2) /* mixed magnitudes inside one sum: a few huge terms among small ones */
+          for (long i = 0; i < n * k; i += 997) v[i] *= 0x1p40;
+        double *d = (double *)hr_gpu_alloc((size_t)(n * k) * sizeof *d);
+        hr_gpu_copy_to_device(d, v, (size_t)(n * k) * sizeof *d);
+        double ref[4], got[4];
+        global_sum_exact_n(ref, v, n, k);
+        hr_gpu_transfers_reset();
+        hr_gpu_sum_exact_n(got, d, n, k);
+        const unsigned long long moved = to_host();
+        for (int j = 0; j < k; j++)
+          CHECK(memcmp(&ref[j], &got[j], sizeof(double)) == 0,
+                "hr_gpu_sum_exact_n n %ld k %d sum %d block %d: %a, host %a", n, k, j,
+                block_sizes[b], got[j], ref[j]);
+        CHECK(moved <= (unsigned long long)(k + 1) * 8 + (unsigned long long)k * 32,
+              "hr_gpu_sum_exact_n n %ld k %d: %llu bytes to the host", n, k, moved);
+        /* not finite: the same NaN / Inf as the host sum */
+        v[n * k - 1] = (c == 1) ? NAN : INFINITY;
+        hr_gpu_copy_to_device(d + n * k - 1, v + n * k - 1, sizeof *d);
+        global_sum_exact_n(ref, v, n, k);
+        hr_gpu_sum_exact_n(got, d, n, k);
+        for (int j = 0; j < k; j++)
+          CHECK((isnan(ref[j]) && isnan(got[j])) || memcmp(&ref[j], &got[j], sizeof(double)) == 0,
+                "hr_gpu_sum_exact_n with %s, k %d sum %d: %a, host %a", c == 1 ? "NaN" : "Inf", k,
+                j, got[j], ref[j]);
+        hr_gpu_free(d);
+        free(v);
+      }
+      /* per-site arrays of a geometry: only its master pieces count (garbage elsewhere) */
+      for (int q = 0; q < 2; q++) {
+        const geometry_descriptor *g = geos[q];
+        const long n = geometry_field_size(g, HR_LAYOUT_SPINOR);
+        double *v = (double *)malloc((size_t)(n * k) * sizeof *v);
+        for (long i = 0; i < n * k; i++) v[i] = 1e30; /* not master: must be ignored */
+        _MASTER_FOR(g, ix) {
+          for (int j = 0; j < k; j++) v[(ix - g->master_shift) * k + j] = wild_value(&st);
+        }
+        double *d = (double *)hr_gpu_alloc((size_t)(n * k) * sizeof *d);
+        hr_gpu_copy_to_device(d, v, (size_t)(n * k) * sizeof *d);
+        double ref[4], got[4];
+        global_sum_sites(ref, g, v, k);
+        hr_gpu_transfers_reset();
+        hr_gpu_sum_sites(got, g, d, k);
+        const unsigned long long moved = to_host();
+        for (int j = 0; j < k; j++)
+          CHECK(memcmp(&ref[j], &got[j], sizeof(double)) == 0,
+                "hr_gpu_sum_sites %s k %d sum %d block %d: %a, host %a",
+                g == &glattice ? "glattice" : "glat_even", k, j, block_sizes[b], got[j], ref[j]);
+        CHECK(moved <= (unsigned long long)(k + 1) * 8 + (unsigned long long)k * 32,
+              "hr_gpu_sum_sites k %d: %llu bytes to the host", k, moved);
+        hr_gpu_free(d);
+        free(v);
+      }
+    }
+  }
+  hr_tune_force_block(0);
+  tc_case_end(
+      "hr_gpu_sum_exact_n / hr_gpu_sum_sites: bit for bit the host sums, k = 1 .. 4, "
+      "few bytes to the host");
+}
+
+/* The transfer counter: a field copy counts its bytes under the kind's name, a raw copy under
+ * the calling file and line. */
+static void check_transfer_counter(void) {
+  spinor_field *s = alloc_spinor_field(1, &glattice);
+  gaussian_spinor_field(s);
+  hr_backend_set(HR_BACKEND_CPU);
+  host_write_spinor_field(s);
+  hr_gpu_transfers_reset();
+  sync_gpu_spinor_field(s);
+  const unsigned long long fb = field_bytes(&hr_kind_spinor_field, &glattice);
+  CHECK(hr_gpu_transfer_bytes(HR_XFER_TO_DEVICE) == fb &&
+            hr_gpu_transfer_copies(HR_XFER_TO_DEVICE) == 1,
+        "copy_to_gpu: %llu bytes counted, field %llu", hr_gpu_transfer_bytes(HR_XFER_TO_DEVICE),
+        fb);
+  const char *what;
+  hr_gpu_xfer_kind kind;
+  unsigned long long bytes, copies;
+  CHECK(hr_gpu_transfer_origin(0, &what, &kind, &bytes, &copies) &&
+            strcmp(what, "spinor_field") == 0 && kind == HR_XFER_TO_DEVICE && bytes == fb &&
+            copies == 1,
+        "origin of the field copy not recorded");
+  double x = 1.5, y = 0;
+  double *d = (double *)hr_gpu_alloc(sizeof x);
+  hr_gpu_copy_to_device(d, &x, sizeof x);
+  hr_gpu_copy_to_host(&y, d, sizeof y);
+  CHECK(y == x && hr_gpu_transfer_bytes(HR_XFER_TO_HOST) == sizeof y &&
+            hr_gpu_transfer_origin(2, &what, &kind, &bytes, &copies) &&
+            strstr(what, "test_reduction.c:") != NULL,
+        "raw copies: %llu bytes to the host", hr_gpu_transfer_bytes(HR_XFER_TO_HOST));
+  hr_gpu_transfers_reset();
+  CHECK(hr_gpu_transfer_bytes(HR_XFER_TO_DEVICE) == 0 &&
+            !hr_gpu_transfer_origin(0, &what, &kind, &bytes, &copies),
+        "reset left counts");
+  hr_gpu_free(d);
+  free_spinor_field(s);
+  tc_case_end("transfer counter: field copies by kind, raw copies by file:line, reset");
+}
+#endif
 
 int main(int argc, char **argv) {
   int np[4];
@@ -132,6 +266,10 @@ int main(int argc, char **argv) {
 #endif
     hr_backend_set(HR_BACKEND_CPU);
     check_exact_sums();
+#if HR_GPU_ENABLED
+    check_device_sums();
+    check_transfer_counter();
+#endif
     free_spinor_field(s);
     free_spinor_field(se);
     free_spinor_field_flt(sf);

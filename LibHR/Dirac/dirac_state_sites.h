@@ -1,0 +1,205 @@
+/* dirac_state_sites.h -- the per-site mathematics of the derived state of the Dirac operators
+ * (internal to LibHR/Dirac), shared by the host loops (dirac_state.c, clover.c) and the
+ * kernels of dirac_state_gpu.c: a represented link with its boundary phase; the clover term
+ * of a site (clover-leaf field strength read through a links view of either copy, the two
+ * blocks of 4 + m0 + C, their L D L^+ factorisation: inverse and log det). */
+#ifndef DIRAC_STATE_SITES_H
+#define DIRAC_STATE_SITES_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "clover.h"
+#include "gpu.h"
+#include "hr_inline.h"
+#include "representation.h"
+#include "suN.h"
+
+/* out = phase R(U): the link U in the fermion representation times its boundary phase. */
+HR_INLINE void dirac_site_represent(suNf *out, const suNg *u, hr_complex phase) {
+  suNf r;
+  suNg_to_suNf(&r, u);
+  suNf_scale_cmplx(out, phase, &r);
+}
+
+/* The boundary phases of the four directions as kernel arguments: phase of a link in
+ * direction mu is last[mu] on the last global slice (x_mu = GLB_SIZE[mu] - 1), else bulk[mu]
+ * (dirac_bc_link_phase). glb[mu] = GLB_SIZE[mu]. */
+typedef struct {
+  hr_complex bulk[4], last[4];
+  int glb[4];
+} dirac_phases;
+
+/* Phase of link mu at the site of global lexicographic index g
+ * (((t GLB_X + x) GLB_Y + y) GLB_Z + z). */
+HR_INLINE hr_complex dirac_site_phase(const dirac_phases *p, uint64_t g, int mu) {
+  int c[4];
+  for (int nu = 3; nu >= 0; nu--) {
+    c[nu] = (int)(g % (uint64_t)p->glb[nu]);
+    g /= (uint64_t)p->glb[nu];
+  }
+  return c[mu] == p->glb[mu] - 1 ? p->last[mu] : p->bulk[mu];
+}
+
+/* ------------------------------------------------------------------ clover term */
+
+/* Where the represented links are: the host copy (off == NULL; link mu of element
+ * e = ix - shift at base[4 e + mu]) or the device copy (site tables of glattice, gpu.h), with
+ * the neighbour tables of the same side. */
+typedef struct {
+  const suNf *base;
+  const int *off, *len;
+  const int *iup, *idn;
+  int shift;
+  const int *time; /* open boundaries with dcf != 0: global time of each element (same side) */
+  int glb_t;       /* GLB_T */
+  double dcf;      /* cF - 1, added to 4 + m0 on the time slices 0 and glb_t - 1 (0: none) */
+} dirac_links_view;
+
+/* out = U_mu(ix) of the view. */
+HR_INLINE void dirac_view_link(suNf *out, const dirac_links_view *v, int ix, int mu) {
+  const int e = ix - v->shift;
+  if (v->off == NULL) {
+    *out = v->base[4 * e + mu];
+  } else {
+    const int o = v->off[e];
+    read_gpu_suNf(v->len[e], out, v->base + 4 * o, e - o, mu);
+  }
+}
+
+/* F_mu,nu(x) = (Q - Q^+) / 8, Q the sum of the four clover leaves at ix (clover.h). */
+HR_INLINE void dirac_site_field_strength(suNf *F, const dirac_links_view *v, int ix, int mu,
+                                         int nu) {
+  const int *up = v->iup, *dn = v->idn;
+  const int xpm = up[4 * ix + mu], xpn = up[4 * ix + nu], xmm = dn[4 * ix + mu],
+            xmn = dn[4 * ix + nu];
+  const int xmm_pn = up[4 * xmm + nu], xmm_mn = dn[4 * xmm + nu], xmn_pm = up[4 * xmn + mu];
+  suNf q, a, b, leaf, l1, l2;
+  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
+  dirac_view_link(&l1, v, ix, mu);
+  dirac_view_link(&l2, v, xpm, nu);
+  suNf_mul(&a, &l1, &l2);
+  dirac_view_link(&l1, v, xpn, mu);
+  suNf_mul_dag(&b, &a, &l1);
+  dirac_view_link(&l1, v, ix, nu);
+  suNf_mul_dag(&q, &b, &l1);
+  /* U_nu(x) U_mu(x-mu+nu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
+  dirac_view_link(&l2, v, xmm_pn, mu);
+  suNf_mul_dag(&a, &l1, &l2);
+  dirac_view_link(&l1, v, xmm, nu);
+  suNf_mul_dag(&b, &a, &l1);
+  dirac_view_link(&l1, v, xmm, mu);
+  suNf_mul(&leaf, &b, &l1);
+  suNf_add(&q, &q, &leaf);
+  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
+  dirac_view_link(&l2, v, xmm_mn, nu);
+  suNf_mul(&a, &l2, &l1);
+  suNf_dagger(&b, &a);
+  dirac_view_link(&l1, v, xmm_mn, mu);
+  suNf_mul(&a, &b, &l1);
+  dirac_view_link(&l1, v, xmn, nu);
+  suNf_mul(&leaf, &a, &l1);
+  suNf_add(&q, &q, &leaf);
+  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu) U_mu(x)^+ */
+  dirac_view_link(&l2, v, xmn, mu);
+  suNf_dag_mul(&a, &l1, &l2);
+  dirac_view_link(&l1, v, xmn_pm, nu);
+  suNf_mul(&b, &a, &l1);
+  dirac_view_link(&l1, v, ix, mu);
+  suNf_mul_dag(&leaf, &b, &l1);
+  suNf_add(&q, &q, &leaf);
+  /* F = (Q - Q^+) / 8 */
+  suNf_dagger(&a, &q);
+  suNf_sub(&b, &q, &a);
+  suNf_scale(F, 0.125, &b);
+}
+
+/* sigma_mu,nu restricted to the chirality blocks: s[pair][ch][s][t], pairs mu < nu in the
+ * order (01)(02)(03)(12)(13)(23) (by value into kernels). */
+typedef struct {
+  hr_complex s[6][2][2][2];
+} dirac_sigma_blocks;
+
+/* The two blocks of 4 + m0 + C at site ix (4 + m0 + cF - 1 + C on the open time boundaries,
+ * v->dcf = cF - 1). */
+HR_INLINE void dirac_site_clover_blocks(suNf_clover *out, const dirac_links_view *v,
+                                        const dirac_sigma_blocks *sig, double csw, double m0,
+                                        int ix) {
+  enum { D_ = CLOVER_BLOCK_DIM };
+  suNf F[6];
+  int p = 0;
+  for (int mu = 0; mu < 4; mu++)
+    for (int nu = mu + 1; nu < 4; nu++, p++) dirac_site_field_strength(&F[p], v, ix, mu, nu);
+  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
+  if (v->dcf != 0.) {
+    const int t = v->time[ix - v->shift];
+    if (t == 0 || t == v->glb_t - 1) m0 += v->dcf;
+  }
+  for (int ch = 0; ch < 2; ch++)
+    for (int s = 0; s < 2; s++)
+      for (int a = 0; a < NF; a++)
+        for (int t = 0; t < 2; t++)
+          for (int b = 0; b < NF; b++) {
+            hr_complex z = hr_cmplx(s == t && a == b ? 4. + m0 : 0., 0.);
+            for (int q = 0; q < 6; q++)
+              z += ihalf_csw * hr_cmul(sig->s[q][ch][s][t], F[q].c[a * NF + b]);
+            out->c[ch][(s * NF + a) * D_ + t * NF + b] = z;
+          }
+}
+
+/* L D L^+ factorisation of the Hermitian block a: fills inverse with a^-1 and returns
+ * log det a, or NaN when a pivot is not positive (block not positive definite). */
+HR_INLINE double dirac_site_factorise_block(hr_complex *inverse, const hr_complex *a) {
+  enum { D_ = CLOVER_BLOCK_DIM };
+  hr_complex L[D_ * D_];
+  double d[D_];
+  double logdet = 0.;
+  for (int j = 0; j < D_; j++) {
+    double dj = hr_creal(a[j * D_ + j]);
+    for (int k = 0; k < j; k++) dj -= hr_cabs2(L[j * D_ + k]) * d[k];
+    if (!(dj > 0.)) return (double)NAN;
+    d[j] = dj;
+    logdet += log(dj);
+    L[j * D_ + j] = hr_cmplx(1, 0);
+    for (int i = j + 1; i < D_; i++) {
+      hr_complex z = a[i * D_ + j];
+      for (int k = 0; k < j; k++) z -= hr_cmul_conj(L[i * D_ + k], L[j * D_ + k]) * d[k];
+      L[i * D_ + j] = z / dj;
+    }
+  }
+  for (int c = 0; c < D_; c++) {
+    hr_complex y[D_];
+    for (int i = 0; i < D_; i++) { /* L y = e_c */
+      hr_complex z = hr_cmplx(i == c ? 1 : 0, 0);
+      for (int k = 0; k < i; k++) z -= hr_cmul(L[i * D_ + k], y[k]);
+      y[i] = z;
+    }
+    for (int i = 0; i < D_; i++) y[i] = y[i] / d[i];
+    for (int i = D_ - 1; i >= 0; i--) { /* L^+ x = y */
+      hr_complex z = y[i];
+      for (int k = i + 1; k < D_; k++) z -= hr_conj_cmul(L[k * D_ + i], y[k]);
+      y[i] = z;
+    }
+    for (int i = 0; i < D_; i++) inverse[i * D_ + c] = y[i];
+  }
+  return logdet;
+}
+
+/* The clover state of site ix: blocks, inverses (double and single precision) and
+ * log det of both blocks (NaN when one is not positive definite). */
+HR_INLINE double dirac_site_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_flt,
+                                   suNf_clover_flt *inv_flt, const dirac_links_view *v,
+                                   const dirac_sigma_blocks *sig, double csw, double m0, int ix) {
+  enum { D_ = CLOVER_BLOCK_DIM };
+  dirac_site_clover_blocks(blk, v, sig, csw, m0, ix);
+  double ld = 0.;
+  for (int ch = 0; ch < 2; ch++) ld += dirac_site_factorise_block(inv->c[ch], blk->c[ch]);
+  for (int ch = 0; ch < 2; ch++)
+    for (int k = 0; k < D_ * D_; k++) {
+      blk_flt->c[ch][k] = hr_complex_to_flt(blk->c[ch][k]);
+      inv_flt->c[ch][k] = hr_complex_to_flt(inv->c[ch][k]);
+    }
+  return ld;
+}
+
+#endif
