@@ -50,20 +50,6 @@ static void print_value(const char *name, double v) {
   printf(" %.17e\n", v);
 }
 
-/* sum over all links of sum_a X^a p^a */
-static double contract(const suNg_av_field *x, const suNg_av_field *p) {
-  const suNg_algebra_vector *a = sync_host_suNg_av_field(x), *b = sync_host_suNg_av_field(p);
-  const int sh = glattice.master_shift;
-  double s = 0;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++)
-      for (int k = 0; k < NG * NG - 1; k++)
-        s += a[4 * (ix - sh) + mu].c[k] * b[4 * (ix - sh) + mu].c[k];
-  }
-  global_sum(&s, 1);
-  return s;
-}
-
 /* sum over all links of sum_a (p^a - q^a)^2 */
 static double sqdist(const suNg_av_field *p, const suNg_av_field *q) {
   const suNg_algebra_vector *a = sync_host_suNg_av_field(p), *b = sync_host_suNg_av_field(q);
@@ -100,7 +86,7 @@ static void random_direction(fermion_monomial **ms, int n, const suNg_field *u,
   gaussian_momenta(x);
   zero_suNg_av_field(p);
   for (int i = 0; i < n; i++) fermion_monomial_force_update(ms[i], u, p, -1.0);
-  add_scaled(x, sqrt(contract(x, x) / contract(p, p)), p);
+  add_scaled(x, sqrt(prod_re_suNg_av_field(x, x) / prod_re_suNg_av_field(p, p)), p);
 }
 
 /* Action of the monomials ms[0..n-1] at exp(t X) u (ut: work links). */
@@ -129,7 +115,7 @@ static double force_contraction(fermion_monomial **ms, int n, const suNg_field *
                                 const suNg_av_field *x, suNg_av_field *p) {
   zero_suNg_av_field(p);
   for (int i = 0; i < n; i++) fermion_monomial_force_update(ms[i], u, p, -1.0);
-  return contract(x, p);
+  return prod_re_suNg_av_field(x, p);
 }
 
 static fermion_monomial *make(fermion_monomial_kind kind, double m0, double dm, double csw) {
@@ -216,11 +202,11 @@ static void check_hasenbusch_zero(double csw, const suNg_field *u, suNg_av_field
   gaussian_momenta(x);
   zero_suNg_av_field(p);
   fermion_monomial_force_update(h, u, p, -1.0);
-  const double fh = sqrt(contract(p, p));
+  const double fh = sqrt(prod_re_suNg_av_field(p, p));
   fermion_monomial_heatbath(q, u);
   zero_suNg_av_field(p);
   fermion_monomial_force_update(q, u, p, -1.0);
-  const double fq = sqrt(contract(p, p));
+  const double fq = sqrt(prod_re_suNg_av_field(p, p));
   CHECK(fh <= 1e-9 * fq, "dm = 0: |F| = %.3e (hmc force %.3e)", fh, fq);
   fermion_monomial_free(h);
   fermion_monomial_free(q);
@@ -284,7 +270,7 @@ static void check_chrono(const suNg_field *u, suNg_field *ut, suNg_av_field *x,
     it_last = c->iterations - before;
     zero_suNg_av_field(q);
     fermion_monomial_force_update(r, ut, q, -1.0);
-    const double diff = sqrt(sqdist(p, q) / contract(q, q));
+    const double diff = sqrt(sqdist(p, q) / prod_re_suNg_av_field(q, q));
     CHECK(diff <= 1e-8, "chrono: step %d: |F_chrono - F| / |F| = %.3e", k, diff);
   }
   CHECK(it_last < it_first, "chrono: %ld iterations at the last step, %ld at the first", it_last,

@@ -28,6 +28,7 @@
 #include "geometry.h"
 #include "gpu.h"
 #include "heatbath.h"
+#include "linear_algebra.h"
 #include "observables.h"
 #include "random.h"
 #include "random_fields.h"
@@ -64,20 +65,6 @@ static void links_exp_update(suNg_field *u, const suNg_av_field *X, double t) {
 static void force_of(suNg_av_field *F, const suNg_field *u, double beta, double c1) {
   zero_suNg_av_field(F);
   gauge_force_update(F, u, beta, c1, -1.0);
-}
-
-/* sum_{x,mu,a} A^a B^a over all processes. */
-static double av_dot(const suNg_av_field *A, const suNg_av_field *B) {
-  const suNg_algebra_vector *a = sync_host_suNg_av_field(A), *b = sync_host_suNg_av_field(B);
-  const int sh = glattice.master_shift;
-  double s = 0.0;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; ++mu)
-      for (int k = 0; k < NG * NG - 1; ++k)
-        s += a[4 * (ix - sh) + mu].c[k] * b[4 * (ix - sh) + mu].c[k];
-  }
-  global_sum(&s, 1);
-  return s;
 }
 
 #if HR_GPU_ENABLED
@@ -139,7 +126,7 @@ static void force_vs_derivative(void) {
       }
       const double fd = (4 * D[1] - D[0]) / 3;
       force_of(F, u, BETA, c1);
-      const double an = av_dot(X, F);
+      const double an = prod_re_suNg_av_field(X, F);
       const double rel = fabs(fd - an) / fabs(an);
       if (hr_rank() == 0)
         printf("  %s, %s: dS/dt = %.12e (differences), %.12e (force), rel. diff %.1e\n",
@@ -232,13 +219,13 @@ static void gauge_invariance(void) {
   for (int c = 0; c < 3; ++c) {
     s0[c] = gauge_action(u, BETA, c1_values[c]);
     force_of(F, u, BETA, c1_values[c]);
-    f0[c] = av_dot(F, F);
+    f0[c] = prod_re_suNg_av_field(F, F);
   }
   gauge_transform(u, 4242);
   for (int c = 0; c < 3; ++c) {
     const double s = gauge_action(u, BETA, c1_values[c]);
     force_of(F, u, BETA, c1_values[c]);
-    const double f = av_dot(F, F);
+    const double f = prod_re_suNg_av_field(F, F);
     CHECK(fabs(s - s0[c]) < 1e-12 * fabs(s0[c]), "%s: S %.15e -> %.15e", c1_names[c], s0[c], s);
     CHECK(fabs(f - f0[c]) < 1e-12 * fabs(f0[c]), "%s: |F|^2 %.15e -> %.15e", c1_names[c], f0[c],
           f);
@@ -330,8 +317,8 @@ static void reference_values(double v[NREF]) {
   for (int c = 0; c < 3; ++c) {
     v[3 * c] = gauge_action(u, BETA, c1_values[c]);
     force_of(F, u, BETA, c1_values[c]);
-    v[3 * c + 1] = av_dot(F, X);
-    v[3 * c + 2] = av_dot(F, F);
+    v[3 * c + 1] = prod_re_suNg_av_field(F, X);
+    v[3 * c + 2] = prod_re_suNg_av_field(F, F);
     av_fingerprint(F, &v[9 + 2 * c]);
   }
   free_gfield(u);

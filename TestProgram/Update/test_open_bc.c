@@ -31,20 +31,6 @@
 #include "random.h"
 #include "random_fields.h"
 
-/* sum over all links of sum_a X^a p^a */
-static double contract(const suNg_av_field *x, const suNg_av_field *p) {
-  const suNg_algebra_vector *a = sync_host_suNg_av_field(x), *b = sync_host_suNg_av_field(p);
-  const int sh = glattice.master_shift;
-  double s = 0;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++)
-      for (int k = 0; k < NG * NG - 1; k++)
-        s += a[4 * (ix - sh) + mu].c[k] * b[4 * (ix - sh) + mu].c[k];
-  }
-  global_sum(&s, 1);
-  return s;
-}
-
 /* Largest |p^a| on the links U_0 at global time T-1. */
 static double boundary_momenta_max(const suNg_av_field *p) {
   const suNg_algebra_vector *a = sync_host_suNg_av_field(p);
@@ -91,7 +77,7 @@ static void check_gauge_force(const suNg_field *u, suNg_field *ut, suNg_av_field
     gaussian_momenta(x);
     zero_suNg_av_field(p);
     gauge_force_update_bc(p, u, beta, c1s[k], -1.0, &b);
-    const double f = contract(x, p);
+    const double f = prod_re_suNg_av_field(x, p);
     const double d1 = (gauge_at(u, ut, x, h, beta, c1s[k], &b) -
                        gauge_at(u, ut, x, -h, beta, c1s[k], &b)) / (2 * h);
     const double d2 = (gauge_at(u, ut, x, h / 2, beta, c1s[k], &b) -
@@ -105,7 +91,7 @@ static void check_gauge_force(const suNg_field *u, suNg_field *ut, suNg_av_field
     const gauge_boundary b1 = {1, 1.0};
     zero_suNg_av_field(p);
     gauge_force_update_bc(p, u, beta, c1s[k], -1.0, &b1);
-    CHECK(fabs(contract(x, p) - f) > 1e-6 * fabs(f), "cG changes nothing");
+    CHECK(fabs(prod_re_suNg_av_field(x, p) - f) > 1e-6 * fabs(f), "cG changes nothing");
     if (hr_rank() == 0)
       printf("  gauge force c1 = %g, open, cG = 1.3: F.X = %.12e, fd rel. diff %.2e\n", c1s[k], f,
              rel);
@@ -133,7 +119,8 @@ static void check_cf_diagonal(const suNg_field *u) {
       int g[4];
       global_coordinates(g, ix);
       const double w = (g[0] == 0 || g[0] == GLB_T - 1) ? 0.2 : 0.0;
-      const hr_complex *pa = (const hr_complex *)&a[ix - sh], *p1 = (const hr_complex *)&b1[ix - sh],
+      const hr_complex *pa = (const hr_complex *)&a[ix - sh],
+                       *p1 = (const hr_complex *)&b1[ix - sh],
                        *p2 = (const hr_complex *)&b2[ix - sh];
       for (int k = 0; k < 4 * NF; k++) worst = fmax(worst, hr_cabs(p2[k] - p1[k] - w * pa[k]));
     }
@@ -172,7 +159,7 @@ static void check_fermion_force(const suNg_field *u, suNg_field *ut, suNg_av_fie
     fermion_monomial_force_update(m, u, p, -1.0);
     CHECK(boundary_momenta_max(p) == 0.0, "fermion force on the zero links: %g",
           boundary_momenta_max(p));
-    const double f = contract(x, p);
+    const double f = prod_re_suNg_av_field(x, p);
     const double d1 = (fermion_at(m, u, ut, x, h) - fermion_at(m, u, ut, x, -h)) / (2 * h);
     const double d2 = (fermion_at(m, u, ut, x, h / 2) - fermion_at(m, u, ut, x, -h / 2)) / h;
     const double fd = (4 * d2 - d1) / 3, rel = fabs(f - fd) / fabs(fd);

@@ -64,20 +64,6 @@ static rhmc_monomial *make_rhmc(int nf, double csw) {
   return rhmc_monomial_new(&p);
 }
 
-/* sum over all links of sum_a X^a p^a */
-static double contract(const suNg_av_field *x, const suNg_av_field *p) {
-  const suNg_algebra_vector *a = sync_host_suNg_av_field(x), *b = sync_host_suNg_av_field(p);
-  const int sh = glattice.master_shift;
-  double s = 0;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++)
-      for (int k = 0; k < NG * NG - 1; k++)
-        s += a[4 * (ix - sh) + mu].c[k] * b[4 * (ix - sh) + mu].c[k];
-  }
-  global_sum(&s, 1);
-  return s;
-}
-
 static double action_at(rhmc_monomial *m, const suNg_field *u, suNg_field *ut,
                         const suNg_av_field *x, double t) {
   copy_suNg_field(ut, u);
@@ -206,19 +192,20 @@ static void check_force(int nf, double csw, const suNg_field *u, suNg_field *ut,
   gaussian_momenta(x);
   zero_suNg_av_field(p);
   rhmc_monomial_force_update(m, u, p, -1.0);
-  const double c = sqrt(contract(x, x) / contract(p, p));
+  const double c = sqrt(prod_re_suNg_av_field(x, x) / prod_re_suNg_av_field(p, p));
   {
     const suNg_algebra_vector *b = sync_host_suNg_av_field(p);
     suNg_algebra_vector *a = host_write_suNg_av_field(x);
     const int sh = glattice.master_shift;
     _MASTER_FOR(&glattice, ix) {
       for (int mu = 0; mu < 4; mu++)
-        for (int k = 0; k < NG * NG - 1; k++) a[4 * (ix - sh) + mu].c[k] += c * b[4 * (ix - sh) + mu].c[k];
+        for (int k = 0; k < NG * NG - 1; k++)
+          a[4 * (ix - sh) + mu].c[k] += c * b[4 * (ix - sh) + mu].c[k];
     }
   }
   zero_suNg_av_field(p);
   rhmc_monomial_force_update(m, u, p, -1.0);
-  const double f = contract(x, p);
+  const double f = prod_re_suNg_av_field(x, p);
   const double h = 2e-3;
   const double d1 = (action_at(m, u, ut, x, h) - action_at(m, u, ut, x, -h)) / (2 * h);
   const double d2 = (action_at(m, u, ut, x, h / 2) - action_at(m, u, ut, x, -h / 2)) / h;
@@ -319,7 +306,8 @@ static void check_hmc(suNg_field *u, int longrun) {
           "plaquette hmc %.5f +- %.5f vs 2 x rhmc %.5f +- %.5f", mean[0], err[0], mean[1], err[1]);
     CHECK(acc[0] > 0.5 && acc[1] > 0.5, "acceptance %.2f / %.2f too low", acc[0], acc[1]);
   } else if (hr_rank() == 0) {
-    printf("  (plaquette comparison not asserted outside SU(3): integrator steps tuned for SU(3))\n");
+    printf(
+        "  (plaquette comparison not asserted outside SU(3): integrator steps tuned for SU(3))\n");
   }
   free(pl[0]);
   free(pl[1]);

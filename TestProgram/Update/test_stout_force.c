@@ -92,7 +92,8 @@ static void exp_derivative(void) {
   rng_stream_init(&s, 99, 0, 0);
   for (int trial = 0; trial < 20; trial++) {
     suNg_algebra_vector v;
-    for (int a = 0; a < NG * NG - 1; a++) v.c[a] = (trial % 2 ? 2.5 : 0.4) * (2 * rng_uniform(&s) - 1);
+    for (int a = 0; a < NG * NG - 1; a++)
+      v.c[a] = (trial % 2 ? 2.5 : 0.4) * (2 * rng_uniform(&s) - 1);
     suNg A, E, X, expA, ep, em;
     suNg_algebra_vector_to_matrix(&A, &v);
     for (int i = 0; i < NG * NG; i++)
@@ -113,7 +114,8 @@ static void exp_derivative(void) {
     }
     double err = 0, size = 0;
     for (int i = 0; i < NG * NG; i++) {
-      const double re = (4 * D[1][2 * i] - D[0][2 * i]) / 3, im = (4 * D[1][2 * i + 1] - D[0][2 * i + 1]) / 3;
+      const double re = (4 * D[1][2 * i] - D[0][2 * i]) / 3,
+                   im = (4 * D[1][2 * i + 1] - D[0][2 * i + 1]) / 3;
       err = fmax(err, hr_cabs(X.c[i] - hr_cmplx(re, im)));
       size = fmax(size, hr_cabs(X.c[i]));
     }
@@ -182,7 +184,8 @@ static void force_vs_derivative(int steps, double rho, int spatial) {
   suNg *w = host_write_suNg_field(W);
   const int sh = glattice.master_shift;
   _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; mu++) random_matrix(&w[4 * (ix - sh) + mu], 55, global_site_index(ix), mu);
+    for (int mu = 0; mu < 4; mu++)
+      random_matrix(&w[4 * (ix - sh) + mu], 55, global_site_index(ix), mu);
   }
   stout_chain *c = stout_chain_new(steps, rho, spatial);
   /* F' on the smeared links V: F'^a = Re tr[i T^a V W] (dS = Re tr[W dV]) */
@@ -219,9 +222,12 @@ static void force_vs_derivative(int steps, double rho, int spatial) {
   CHECK(rel < 1e-7, "%d steps rho %g %s: differences %.12e, force %.12e", steps, rho,
         spatial ? "spatial" : "isotropic", fd, an);
   if (spatial) { /* time links are not smeared: V_0 = U_0 */
-    const suNg *a = sync_host_suNg_field(stout_chain_links(c, &u[0])), *b = sync_host_suNg_field(&u[0]);
+    const suNg *a = sync_host_suNg_field(stout_chain_links(c, &u[0])),
+               *b = sync_host_suNg_field(&u[0]);
     int same = 1;
-    _MASTER_FOR(&glattice, ix) { same &= memcmp(&a[4 * (ix - sh)], &b[4 * (ix - sh)], sizeof(suNg)) == 0; }
+    _MASTER_FOR(&glattice, ix) {
+      same &= memcmp(&a[4 * (ix - sh)], &b[4 * (ix - sh)], sizeof(suNg)) == 0;
+    }
     global_min_int_(&same, 1);
     CHECK(same, "spatial smearing changed a time link");
   }
