@@ -16,24 +16,34 @@ HR_KERNEL(ga_staples_kernel, ga_fields f, int start, int n) {
   }
 }
 
-HR_KERNEL(ga_force_kernel, ga_fields f, int start, int n, int rect, double c0, double c1,
-          double coef, ga_boundary b) {
-  HR_THREAD_LOOP(t) {
-    const int i = HR_THREAD_INDEX(t);
-    if (i < n) ga_site_force_update(&f, start + i, rect, c0, c1, coef, &b);
+/* The force and action kernels, each in two variants: periodic (the per-site function gets
+ * b = NULL and compiles without the boundary weights) and open (the weights of b). */
+#define GA_FORCE_KERNEL(name, bptr)                                                              \
+  HR_KERNEL(name, ga_fields f, int start, int n, int rect, double c0, double c1, double coef,    \
+            ga_boundary b) {                                                                     \
+    (void)b;                                                                                     \
+    HR_THREAD_LOOP(t) {                                                                          \
+      const int i = HR_THREAD_INDEX(t);                                                          \
+      if (i < n) ga_site_force_update(&f, start + i, rect, c0, c1, coef, bptr);                 \
+    }                                                                                            \
   }
-}
+GA_FORCE_KERNEL(ga_force_kernel, NULL)
+GA_FORCE_KERNEL(ga_force_open_kernel, &b)
 
-HR_KERNEL(ga_action_kernel, gauge_view v, int start, int n, int rect, double *plaq,
-          double *rects, ga_boundary b) {
-  HR_THREAD_LOOP(t) {
-    const int i = HR_THREAD_INDEX(t);
-    if (i < n) {
-      const int ix = start + i;
-      ga_site_action(&plaq[ix - v.shift], &rects[ix - v.shift], &v, ix, rect, &b);
-    }
+#define GA_ACTION_KERNEL(name, bptr)                                                             \
+  HR_KERNEL(name, gauge_view v, int start, int n, int rect, double *plaq, double *rects,         \
+            ga_boundary b) {                                                                     \
+    (void)b;                                                                                     \
+    HR_THREAD_LOOP(t) {                                                                          \
+      const int i = HR_THREAD_INDEX(t);                                                          \
+      if (i < n) {                                                                               \
+        const int ix = start + i;                                                                \
+        ga_site_action(&plaq[ix - v.shift], &rects[ix - v.shift], &v, ix, rect, bptr);          \
+      }                                                                                          \
+    }                                                                                            \
   }
-}
+GA_ACTION_KERNEL(ga_action_kernel, NULL)
+GA_ACTION_KERNEL(ga_action_open_kernel, &b)
 
 void ga_gpu_store_staples(const ga_fields *f, const geometry_descriptor *g) {
   _PIECE_FOR(g, ixp) {
@@ -46,8 +56,12 @@ void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int r
                          double c1, double coef, const ga_boundary *b) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(ga_force_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n, rect, c0,
-                    c1, coef, *b);
+    if (b->open)
+      HR_TUNED_LAUNCH(ga_force_open_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n,
+                      rect, c0, c1, coef, *b);
+    else
+      HR_TUNED_LAUNCH(ga_force_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n, rect,
+                      c0, c1, coef, *b);
   }
 }
 
@@ -55,8 +69,12 @@ void ga_gpu_action(double *plaq, double *rects, const gauge_view *v, const geome
                    int rect, const ga_boundary *b) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(ga_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n, rect,
-                    plaq, rects, *b);
+    if (b->open)
+      HR_TUNED_LAUNCH(ga_action_open_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
+                      rect, plaq, rects, *b);
+    else
+      HR_TUNED_LAUNCH(ga_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n, rect,
+                      plaq, rects, *b);
   }
 }
 

@@ -52,10 +52,14 @@ typedef struct {
   double cg;
 } ga_boundary;
 
+/* Whether b describes open boundaries. b = NULL means periodic: the kernels of periodic fields
+ * pass a NULL constant, so that the compiler drops the weights and the time table from them. */
+HR_INLINE int ga_open(const ga_boundary *b) { return b != NULL && b->open; }
+
 /* Weight of the spatial loops (plane mu, nu) in the time slice t: cg/2 on the open boundary
  * slices, else 1 (time-like loops: 1; those through a zero link vanish with it). */
 HR_INLINE double ga_slice_weight(const ga_boundary *b, int glb_t, int t, int mu, int nu) {
-  if (!b->open || mu == 0 || nu == 0 || (t != 0 && t != glb_t - 1)) return 1.0;
+  if (!ga_open(b) || mu == 0 || nu == 0 || (t != 0 && t != glb_t - 1)) return 1.0;
   return 0.5 * b->cg;
 }
 
@@ -230,12 +234,12 @@ HR_INLINE void ga_momentum_sub(const ga_fields *f, int ix, int mu, double s,
 /* Force update of the four links of the master site ix: with Sigma the staple sum of
  * U_mu(x) (c0 plaquettes + c1 rectangles; rect = 0: plaquettes only, from the links; else from
  * the staple fields), F^a = (beta/NG) Im tr(T^a U Sigma) = (beta/(2 NG)) v_a(U Sigma), and
- * p -= eps F; coef = eps beta / (2 NG). Open boundaries (b->open; f->u.time set): the spatial
+ * p -= eps F; coef = eps beta / (2 NG). Open boundaries (ga_open(b); f->u.time set): the spatial
  * staples of spatial links in the slices 0 and glb_t - 1 weighted cg/2; the loops through the
  * zero links vanish with them, and a zero link gets no force. */
 HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double c0, double c1,
                                     double coef, const ga_boundary *b) {
-  const int t = b->open ? f->u.time[ix - f->u.shift] : 0;
+  const int t = ga_open(b) ? f->u.time[ix - f->u.shift] : 0;
   for (int mu = 0; mu < 4; ++mu) {
     suNg S, U, W;
     suNg_algebra_vector F;
@@ -262,7 +266,7 @@ HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double
  * and t, for t = 0 or glb_t - 1), cg/2 for the spatial loops in the slices 0 and glb_t - 1. */
 HR_INLINE double ga_loop_weight(const ga_boundary *b, int glb_t, int t, int mu, int nu,
                                 int rect) {
-  if (!b->open) return 1.0;
+  if (!ga_open(b)) return 1.0;
   if (rect && mu == 0) return (t == 0 || t == glb_t - 1) ? 0.0 : 1.0;
   if (mu == 0 || nu == 0) return t == glb_t - 1 ? 0.0 : 1.0;
   return ga_slice_weight(b, glb_t, t, mu, nu);
@@ -275,7 +279,7 @@ HR_INLINE double ga_loop_weight(const ga_boundary *b, int glb_t, int t, int mu, 
 HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, int ix,
                               int rect, const ga_boundary *b) {
   double p = 0.0, r = 0.0;
-  const int tx = b->open ? v->time[ix - v->shift] : 0;
+  const int tx = ga_open(b) ? v->time[ix - v->shift] : 0;
   for (int mu = 0; mu < 4; ++mu) {
     suNg um, un_xpm, um_xpn, un_x, t, A, V;
     gauge_view_link(&um, v, ix, mu);

@@ -38,15 +38,25 @@ static int bc_equal(const dirac_bc *a, const dirac_bc *b) {
   return dirac_bc_diag_shift(a) == dirac_bc_diag_shift(b); /* cF: part of the clover key */
 }
 
-/* FNV-1a hash of the master links of u (host copy, brought up to date). */
+/* Hash of the master links of u (host copy, brought up to date). */
 static unsigned long links_checksum(const suNg_field *u) {
   sync_host_suNg_field(u);
-  uint64_t h = 1469598103934665603ULL;
+  /* FNV-style on 64-bit words in four independent lanes (each step is a bijection of the
+   * lane, so a change of any one word changes the hash); 8 NG^2 words per site. */
+  uint64_t h[4] = {1469598103934665603ULL, 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL,
+                   0x165667b19e3779f9ULL};
+  const size_t words = 4 * sizeof(suNg) / sizeof(uint64_t);
   _MASTER_FOR(u->type, ix) {
     const unsigned char *p = (const unsigned char *)_4FIELD_AT(u, ix, 0);
-    for (size_t k = 0; k < 4 * sizeof(suNg); k++) h = (h ^ p[k]) * 1099511628211ULL;
+    for (size_t k = 0; k < words; k += 4)
+      for (int l = 0; l < 4; l++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * (k + l), sizeof w);
+        h[l] = (h[l] ^ w) * 1099511628211ULL;
+      }
   }
-  return (unsigned long)h;
+  return (unsigned long)(h[0] ^ (h[1] << 1 | h[1] >> 63) ^ (h[2] << 2 | h[2] >> 62) ^
+                         (h[3] << 3 | h[3] >> 61));
 }
 
 static void links_state_free(dirac_links_state *s) {

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "../test_cases.h"
+#include "links_exp_update.h"
 #include "backend.h"
 #include "communications.h"
 #include "fields.h"
@@ -40,26 +41,6 @@ static const char *c1_names[3] = {"Wilson", "Symanzik", "Iwasaki"};
 #define BETA 5.6
 
 /* ------------------------------------------------------------------ helpers */
-
-/* U <- exp(t X) U on every link (host loop written here, independent of the library's
- * molecular dynamics), halo exchanged. */
-static void links_exp_update(suNg_field *u, const suNg_av_field *X, double t) {
-  const suNg_algebra_vector *x = sync_host_suNg_av_field(X);
-  suNg *l = host_write_suNg_field(u);
-  const int sh = glattice.master_shift;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; ++mu) {
-      suNg_algebra_vector v;
-      suNg e, r;
-      for (int a = 0; a < NG * NG - 1; ++a)
-        v.c[a] = t * x[4 * (ix - sh) + mu].c[a];
-      suNg_exp(&e, &v);
-      suNg_mul(&r, &e, &l[4 * (ix - sh) + mu]);
-      l[4 * (ix - sh) + mu] = r;
-    }
-  }
-  sendrecv_suNg_field(u);
-}
 
 /* F = the force (p = 0, eps = -1). */
 static void force_of(suNg_av_field *F, const suNg_field *u, double beta, double c1) {

@@ -1,8 +1,8 @@
 #!/bin/sh
 # test_rhmc.sh -- test_rhmc (the rhmc monomial: action against the hmc monomial, force against
-# finite differences, heatbath, spectral range, short HMC runs; the nf = 1 plaquette check at
-# full length with HR_RHMC_LONG_TEST=1) with its own approximation cache. Exit: 0 pass, 1 fail,
-# 77 skipped (no MPFR).
+# finite differences, heatbath, spectral range, reversibility; short HMC runs with
+# HR_LONG_TESTS=1, the nf = 1 plaquette check at full length with HR_RHMC_LONG_TEST=1) with its
+# own approximation cache. Exit: 0 pass, 1 fail, 77 skipped (no MPFR).
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 export OMP_NUM_THREADS
 OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}

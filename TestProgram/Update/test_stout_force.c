@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../test_cases.h"
+#include "links_exp_update.h"
 #include "communications.h"
 #include "fields.h"
 #include "geometry.h"
@@ -32,24 +33,6 @@
 #include "stout_force.h"
 #include "suN.h"
 #include "suN_random.h"
-
-/* U <- exp(t X) U on every link, halo exchanged (written here, independent of the library). */
-static void links_exp_update(suNg_field *u, const suNg_av_field *X, double t) {
-  const suNg_algebra_vector *x = sync_host_suNg_av_field(X);
-  suNg *l = host_write_suNg_field(u);
-  const int sh = glattice.master_shift;
-  _MASTER_FOR(&glattice, ix) {
-    for (int mu = 0; mu < 4; ++mu) {
-      suNg_algebra_vector v;
-      suNg e, r;
-      for (int a = 0; a < NG * NG - 1; ++a) v.c[a] = t * x[4 * (ix - sh) + mu].c[a];
-      suNg_exp(&e, &v);
-      suNg_mul(&r, &e, &l[4 * (ix - sh) + mu]);
-      l[4 * (ix - sh) + mu] = r;
-    }
-  }
-  sendrecv_suNg_field(u);
-}
 
 /* A random complex matrix with entries in (-1, 1) + i (-1, 1) keyed by global link. */
 static void random_matrix(suNg *w, uint64_t seed, long long site, int mu) {
