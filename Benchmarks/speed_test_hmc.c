@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     hmc_result r;
     hmc_trajectory(u, &h, &r);
   }
-  double total = 0, force = 0, solver = 0, flops = 0;
+  double total = 0, force = 0, force_solver = 0, solver = 0, flops = 0;
   double mon_sec[HMC_MAX_MONOMIALS] = {0}, mon_flops[HMC_MAX_MONOMIALS] = {0};
   long mon_iters[HMC_MAX_MONOMIALS] = {0};
   long iters = 0;
@@ -89,6 +89,7 @@ int main(int argc, char **argv) {
     hmc_trajectory(u, &h, &r);
     total += r.seconds;
     force += r.force_seconds;
+    force_solver += r.force_solver_seconds;
     acc += r.accepted;
     for (int i = 0; i < h.nmonomials; i++) {
       solver += r.solver[i].seconds;
@@ -115,8 +116,8 @@ int main(int argc, char **argv) {
           "seconds_per_traj=%.3f solver_share=%.3f force_share_without_solver=%.3f "
           "rest_share=%.3f\n",
           GLB_T, GLB_X, GLB_Y, GLB_Z, hr_nranks(), hr_nthreads(), ntraj, acc, total / ntraj,
-          solver / total, (force - solver > 0 ? force - solver : 0) / total,
-          (total - (force > solver ? force : solver)) / total);
+          solver / total, (force - force_solver) / total,
+          (total - solver - (force - force_solver)) / total);
   lprintf("BENCH", 0,
           "hmc solver_gflops=%.2f operator_gflops=%.2f solver/operator=%.2f iterations=%ld "
           "triad_GBps=%.2f operator_roofline_fraction=%.3f\n",

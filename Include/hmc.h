@@ -100,6 +100,7 @@ typedef struct {
   double H0, H1;     /* Hamiltonians at start and end */
   double seconds;    /* wall-clock time */
   double force_seconds;   /* time in the force updates of all monomials (with their solves) */
+  double force_solver_seconds; /* ... of it in their solvers */
   double monomial_force_seconds[HMC_MAX_MONOMIALS]; /* ... of each monomial */
   hmc_solver_stats solver[HMC_MAX_MONOMIALS];       /* solver work of each monomial */
 } hmc_result;

@@ -97,8 +97,8 @@ void hmc_check_params(const hmc_params *h) {
   }
 }
 
-/* Time spent in the force updates of each monomial (for hmc_result). */
-static double force_time[HMC_MAX_MONOMIALS];
+/* Time spent in the force updates of each monomial, and in their solves (for hmc_result). */
+static double force_time[HMC_MAX_MONOMIALS], force_solver_time[HMC_MAX_MONOMIALS];
 
 /* p -= eps F of the monomials of level l. */
 static void momenta_update(const hmc_params *h, int l, const suNg_field *u, suNg_av_field *p,
@@ -106,9 +106,13 @@ static void momenta_update(const hmc_params *h, int l, const suNg_field *u, suNg
   for (int i = 0; i < h->nmonomials; i++) {
     hmc_monomial *m = h->monomial[i];
     if (m->level != l) continue;
+    hmc_solver_stats s0 = {0, 0.0, 0.0}, s1 = {0, 0.0, 0.0};
+    if (m->solver_stats != NULL) m->solver_stats(m, &s0);
     const double t0 = hr_wtime();
     m->force_update(m, u, p, eps);
     force_time[i] += hr_wtime() - t0;
+    if (m->solver_stats != NULL) m->solver_stats(m, &s1);
+    force_solver_time[i] += s1.seconds - s0.seconds;
   }
 }
 
@@ -165,6 +169,7 @@ static double start_hamiltonian(const hmc_params *h, const suNg_field *u, const 
 void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res) {
   memset(res, 0, sizeof *res);
   memset(force_time, 0, sizeof force_time);
+  memset(force_solver_time, 0, sizeof force_solver_time);
   const double t0 = hr_wtime();
   suNg_av_field *p = alloc_suNg_av_field(1, &glattice);
   suNg_field *u0 = alloc_suNg_field(1, &glattice);
@@ -185,6 +190,7 @@ void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res) {
     if (m->solver_stats != NULL) m->solver_stats(m, &res->solver[i]);
     res->monomial_force_seconds[i] = force_time[i];
     res->force_seconds += force_time[i];
+    res->force_solver_seconds += force_solver_time[i];
   }
   free_suNg_field(u0);
   free_suNg_av_field(p);
