@@ -56,6 +56,10 @@ void gauge_force_update_bc(suNg_av_field *p, const suNg_field *u, double beta, d
                            double eps, const gauge_boundary *b);
 /* Set the links U_0(x) at global time GLB_T - 1 to zero (open boundaries); halo exchanged. */
 void gauge_zero_open_links(suNg_field *u);
+/* Open boundaries: set the momenta of the links U_0(x) at global time GLB_T - 1 (the zero
+ * links) to zero, so that they stay zero through a trajectory. Runs where
+ * hr_backend_current() says (on the GPU path no field crosses to the host). */
+void gauge_zero_open_momenta(suNg_av_field *p);
 
 #ifdef __cplusplus
 }

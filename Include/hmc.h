@@ -87,7 +87,7 @@ typedef struct {
   hmc_monomial *monomial[HMC_MAX_MONOMIALS];
   int nspecs;                     /* monomials read from an input file, not yet built */
   int open_t;                     /* open time boundaries: the momenta of the zero links
-                                     U_0(GLB_T - 1) are kept zero (md_zero_open_momenta) */
+                                     U_0(GLB_T - 1) are kept zero (gauge_zero_open_momenta) */
   double cg;                      /* open time boundaries: openQCD's cG of the gauge
                                      monomials (input key cG, default 1) */
   hmc_monomial_spec spec[HMC_MAX_MONOMIALS];

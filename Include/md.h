@@ -33,9 +33,6 @@ void md_update_links(suNg_field *u, const suNg_av_field *p, double eps);
 /* Project every link back to SU(N) (between trajectories only); returns the largest
  * deviation |U^+ U - 1| found before. */
 double md_reunitarize_links(suNg_field *u);
-/* Open time boundaries: set the momenta of the links U_0(x) at global time GLB_T - 1 (the
- * zero links) to zero, so that they stay zero through a trajectory. */
-void md_zero_open_momenta(suNg_av_field *p);
 
 #ifdef __cplusplus
 }

@@ -140,6 +140,26 @@ void gauge_zero_open_links(suNg_field *u) {
   sendrecv_suNg_field(u);
 }
 
+void gauge_zero_open_momenta(suNg_av_field *p) {
+  hr_assert(p->type == &glattice, "gauge_zero_open_momenta: the momenta must live on glattice");
+  scratch_update();
+#if HR_GPU_ENABLED
+  if (use_gpu()) {
+    ga_fields f;
+    memset(&f, 0, sizeof f); /* only the view's site tables and the momenta are used */
+    f.u = gauge_view_of_device(NULL, device_time_table());
+    f.mom = gpu_write_suNg_av_field(p);
+    ga_gpu_zero_open_momenta(&f, &glattice);
+    return;
+  }
+#endif
+  const gauge_view v = gauge_view_of_host(NULL, time_table()); /* tables only */
+  suNg_algebra_vector *mom = host_write_suNg_av_field(p);
+  _OMP_MASTER_FOR(&glattice, ix) {
+    if (ga_open_boundary_link(&v, ix, 0)) suNg_algebra_vector_zero(&mom[4 * (ix - v.shift)]);
+  }
+}
+
 double gauge_action_bc(const suNg_field *u, double beta, double c1, const gauge_boundary *b) {
   hr_assert(u->type == &glattice, "gauge_action: the links must live on glattice");
   scratch_update();

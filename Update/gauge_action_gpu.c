@@ -45,6 +45,25 @@ GA_FORCE_KERNEL(ga_force_open_kernel, &b)
 GA_ACTION_KERNEL(ga_action_kernel, NULL)
 GA_ACTION_KERNEL(ga_action_open_kernel, &b)
 
+HR_KERNEL(ga_zero_open_momenta_kernel, ga_fields f, int start, int n) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n && ga_open_boundary_link(&f.u, start + i, 0)) {
+      suNg_algebra_vector zero;
+      suNg_algebra_vector_zero(&zero);
+      ga_momentum_write(&f, start + i, 0, &zero);
+    }
+  }
+}
+
+void ga_gpu_zero_open_momenta(const ga_fields *f, const geometry_descriptor *g) {
+  _PIECE_FOR(g, ixp) {
+    const int n = _PIECE_LENGTH(g, ixp);
+    HR_TUNED_LAUNCH(ga_zero_open_momenta_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp],
+                    n);
+  }
+}
+
 void ga_gpu_store_staples(const ga_fields *f, const geometry_descriptor *g) {
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);

@@ -211,24 +211,39 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
   suNg_mul_add(out, out, c1, &rect);
 }
 
-/* p(ix, mu) -= s f in the momenta f->mom, addressed like the links of view u. */
-HR_INLINE void ga_momentum_sub(const ga_fields *f, int ix, int mu, double s,
-                               const suNg_algebra_vector *force) {
+/* Read and write p(ix, mu) in the momenta f->mom, addressed like the links of view u. */
+HR_INLINE void ga_momentum_read(suNg_algebra_vector *out, const ga_fields *f, int ix, int mu) {
   const gauge_view *v = &f->u;
   const int e = ix - v->shift;
+  if (v->host != NULL)
+    *out = f->mom[4 * e + mu];
+  else
+    read_gpu_suNg_algebra_vector(v->len[e], out, f->mom + 4 * v->off[e], e - v->off[e], mu);
+}
+HR_INLINE void ga_momentum_write(const ga_fields *f, int ix, int mu,
+                                 const suNg_algebra_vector *in) {
+  const gauge_view *v = &f->u;
+  const int e = ix - v->shift;
+  if (v->host != NULL)
+    f->mom[4 * e + mu] = *in;
+  else
+    write_gpu_suNg_algebra_vector(v->len[e], in, f->mom + 4 * v->off[e], e - v->off[e], mu);
+}
+
+/* p(ix, mu) -= s f in the momenta f->mom. */
+HR_INLINE void ga_momentum_sub(const ga_fields *f, int ix, int mu, double s,
+                               const suNg_algebra_vector *force) {
   suNg_algebra_vector p;
-  if (v->host != NULL) {
-    p = f->mom[4 * e + mu];
-  } else {
-    read_gpu_suNg_algebra_vector(v->len[e], &p, f->mom + 4 * v->off[e], e - v->off[e], mu);
-  }
+  ga_momentum_read(&p, f, ix, mu);
   for (int a = 0; a < NG * NG - 1; ++a)
     p.c[a] -= s * force->c[a];
-  if (v->host != NULL) {
-    f->mom[4 * e + mu] = p;
-  } else {
-    write_gpu_suNg_algebra_vector(v->len[e], &p, f->mom + 4 * v->off[e], e - v->off[e], mu);
-  }
+  ga_momentum_write(f, ix, mu, &p);
+}
+
+/* Whether U_mu(ix) is one of the zero links of open time boundaries, U_0 at global time
+ * glb_t - 1 (v->time set; the links are not read). */
+HR_INLINE int ga_open_boundary_link(const gauge_view *v, int ix, int mu) {
+  return mu == 0 && v->time[ix - v->shift] == v->glb_t - 1;
 }
 
 /* Force update of the four links of the master site ix: with Sigma the staple sum of

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "gauge_action.h"
 #include "geometry.h"
 #include "hr_core.h"
 #include "hr_error.h"
@@ -175,7 +176,7 @@ void hmc_trajectory(suNg_field *u, const hmc_params *h, hmc_result *res) {
   suNg_field *u0 = alloc_suNg_field(1, &glattice);
   copy_suNg_field(u0, u);
   gaussian_momenta(p);
-  if (h->open_t) md_zero_open_momenta(p);
+  if (h->open_t) gauge_zero_open_momenta(p);
   res->H0 = start_hamiltonian(h, u, p);
   hmc_integrate(u, p, h, h->tlen);
   res->H1 = hmc_hamiltonian(h, u, p);
@@ -235,7 +236,7 @@ void hmc_reversibility(double *du, double *dp, double *dh, const hmc_params *h,
   suNg_av_field *p = alloc_suNg_av_field(2, &glattice); /* p[1]: the start */
   copy_suNg_field(w, u);
   gaussian_momenta(p);
-  if (h->open_t) md_zero_open_momenta(p);
+  if (h->open_t) gauge_zero_open_momenta(p);
   copy_suNg_av_field(p + 1, p);
   const double H0 = start_hamiltonian(h, w, p);
   hmc_integrate(w, p, h, h->tlen);

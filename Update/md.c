@@ -75,14 +75,3 @@ double md_reunitarize_links(suNg_field *u) {
   return worst;
 }
 
-void md_zero_open_momenta(suNg_av_field *p) {
-  hr_assert(p->type == &glattice, "md_zero_open_momenta: the momenta must live on glattice");
-  suNg_algebra_vector *pm = host_write_suNg_av_field(p);
-  const int sh = glattice.master_shift;
-  _MASTER_FOR(&glattice, ix) {
-    int g[4];
-    global_coordinates(g, ix);
-    if (g[0] == GLB_T - 1)
-      for (int a = 0; a < NG * NG - 1; a++) pm[4 * (ix - sh)].c[a] = 0.0;
-  }
-}

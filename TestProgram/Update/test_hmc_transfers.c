@@ -7,8 +7,9 @@
  *   field on the 8x4^3 lattice is >= 16 KiB), and no layout-converting field copy at all
  *   (origins named by a field kind). Halo exchanges staged through the host
  *   (HR_GPU_HOST_STAGED=1 with MPI) are communication and are only reported.
- * Two trajectories: pure gauge (Wilson plaquette + rectangles on two levels) and with a
- * Wilson-clover fermion monomial (csw 1.1). Every origin of the second is listed with the
+ * Three trajectories: pure gauge (Wilson plaquette + rectangles on two levels), with a
+ * Wilson-clover fermion monomial (csw 1.1), and the same with open time boundaries (cG 1.3,
+ * cF 1.2: zero boundary links and momenta). Every origin of the second is listed with the
  * monomial or step whose calls made it (the monomials' functions are wrapped).
  * GPU builds only: exit 77 (skip) in CPU builds. */
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "gauge_action.h"
 #include "gpu.h"
 #include "geometry.h"
 #include "heatbath.h"
@@ -221,6 +223,26 @@ int main(int argc, char **argv) {
   h.monomial[h.nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
   hmc_check_params(&h);
   check_trajectory("trajectory with a clover fermion monomial", &h, u);
+  hmc_free(&h);
+
+  /* open time boundaries: zero links and momenta, cG and cF weights (all on the device) */
+  gauge_zero_open_links(u);
+  memset(&h, 0, sizeof h);
+  h.tlen = 0.5;
+  h.nlevels = 2;
+  h.level[0].type = HMC_OMF2;
+  h.level[0].steps = 2;
+  h.level[1].type = HMC_OMF2;
+  h.level[1].steps = 2;
+  h.open_t = 1;
+  h.cg = 1.3;
+  const gauge_boundary gb = {1, 1.3};
+  h.monomial[h.nmonomials++] = hmc_monomial_gauge_bc(5.8, GAUGE_C1_SYMANZIK, &gb, 1);
+  fs.bc.kind[0] = HR_BC_OPEN;
+  fs.bc.cf = 1.2;
+  h.monomial[h.nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
+  hmc_check_params(&h);
+  check_trajectory("trajectory with open time boundaries", &h, u);
   hmc_free(&h);
 
   free_suNg_field(u);

@@ -202,7 +202,7 @@ static void check_hmc(suNg_field *u) {
   /* a trajectory that is certainly kept (accepted or not, the links must stay zero) */
   suNg_av_field *p = alloc_suNg_av_field(1, &glattice);
   gaussian_momenta(p);
-  md_zero_open_momenta(p);
+  gauge_zero_open_momenta(p);
   hmc_integrate(u, p, &h, h.tlen);
   CHECK(boundary_links_max(u) == 0.0, "links U_0(T-1) after the integration: %g",
         boundary_links_max(u));
