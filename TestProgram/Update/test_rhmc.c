@@ -9,9 +9,10 @@
  *   - force of nf = 1, 3: finite differences of the action along a random direction
  *     (Richardson), 1e-6 relative, as for every monomial;
  *   - HMC with gauge + two rhmc nf = 1 monomials: reversibility, and (SU(3) builds with
- *     HR_LONG_TESTS set) 25 trajectories each with the plaquette of gauge + hmc within errors; with HR_RHMC_LONG_TEST=1 long runs
+ *     HR_LONG_TESTS set) 25 trajectories each with the plaquette of gauge + hmc within errors;
+ *     with HR_RHMC_LONG_TEST=1 long runs
  *     (the plaquette of two nf = 1 monomials equals that of the nf = 2 hmc monomial within two
- *     standard errors; tens of minutes, so not part of CI's HR_LONG_TESTS set).
+ *     standard errors; about 14 minutes on one thread, so not part of CI's HR_LONG_TESTS set).
  * The approximation cache is $HR_RATIONAL_CACHE (test_rhmc.sh); without MPFR: exit 77. */
 #include <math.h>
 #include <string.h>
@@ -344,7 +345,7 @@ int main(int argc, char **argv) {
   check_force(1, CSW, u, ut, x, p);
   check_force(3, CSW, u, ut, x, p);
   tc_case_end("rhmc force = finite differences of the action (nf = 1, 3)");
-  check_hmc(u, getenv("HR_RHMC_LONG_TEST") != NULL); /* tens of minutes: not in CI */
+  check_hmc(u, getenv("HR_RHMC_LONG_TEST") != NULL); /* about 14 minutes: not in CI */
   free_suNg_av_field(x);
   free_suNg_field(u);
   remove(rational_approx_default_cache());
