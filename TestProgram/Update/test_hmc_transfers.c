@@ -132,6 +132,17 @@ static void wrap_monomials(hmc_params *h) {
 
 /* ------------------------------------------------------------------ the check */
 
+/* tlen 0.5 on two levels: omf2 with 2 steps outside, `inner` with 2 steps inside. */
+static void two_levels(hmc_params *h, hmc_integrator_type inner) {
+  memset(h, 0, sizeof *h);
+  h->tlen = 0.5;
+  h->nlevels = 2;
+  h->level[0].type = HMC_OMF2;
+  h->level[0].steps = 2;
+  h->level[1].type = inner;
+  h->level[1].steps = 2;
+}
+
 /* A trajectory after a setup trajectory; every copy of the second must be scalar. */
 static void check_trajectory(const char *label, hmc_params *h, suNg_field *u) {
   hmc_result r;
@@ -189,26 +200,14 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 3; k++) heatbath_sweep(u, 5.8);
 
   hmc_params h;
-  memset(&h, 0, sizeof h);
-  h.tlen = 0.5;
-  h.nlevels = 2;
-  h.level[0].type = HMC_OMF2;
-  h.level[0].steps = 2;
-  h.level[1].type = HMC_LEAPFROG;
-  h.level[1].steps = 2;
+  two_levels(&h, HMC_LEAPFROG);
   h.monomial[h.nmonomials++] = hmc_monomial_gauge(2.9, -0.331 / 4, 0);
   h.monomial[h.nmonomials++] = hmc_monomial_gauge(2.9, -0.331 / 4, 1);
   hmc_check_params(&h);
   check_trajectory("pure gauge trajectory", &h, u);
   hmc_free(&h);
 
-  memset(&h, 0, sizeof h);
-  h.tlen = 0.5;
-  h.nlevels = 2;
-  h.level[0].type = HMC_OMF2;
-  h.level[0].steps = 2;
-  h.level[1].type = HMC_OMF2;
-  h.level[1].steps = 2;
+  two_levels(&h, HMC_OMF2);
   h.monomial[h.nmonomials++] = hmc_monomial_gauge(5.8, 0.0, 1);
   hmc_fermion_setup fs;
   memset(&fs, 0, sizeof fs);
@@ -227,13 +226,7 @@ int main(int argc, char **argv) {
 
   /* open time boundaries: zero links and momenta, cG and cF weights (all on the device) */
   gauge_zero_open_links(u);
-  memset(&h, 0, sizeof h);
-  h.tlen = 0.5;
-  h.nlevels = 2;
-  h.level[0].type = HMC_OMF2;
-  h.level[0].steps = 2;
-  h.level[1].type = HMC_OMF2;
-  h.level[1].steps = 2;
+  two_levels(&h, HMC_OMF2);
   h.open_t = 1;
   h.cg = 1.3;
   const gauge_boundary gb = {1, 1.3};
