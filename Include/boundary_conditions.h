@@ -10,8 +10,14 @@
  * then see the momentum p_mu + pi theta_mu / L_mu.
  * Input keys: bc_t, bc_x, bc_y, bc_z = periodic | antiperiodic (| open for bc_t), defaults
  * antiperiodic in time and periodic in space; theta_t .. theta_z (units of pi, default 0);
- * cF (default 1, only with bc_t = open): 4 + m0 becomes 4 + m0 + cF - 1 on the time slices 0
- * and GLB_T - 1 (the clover blocks carry it, so csw = 0 with cF != 1 uses them too). */
+ * Open time boundaries follow openQCD (1.4 and later): the quark fields live on the time
+ * slices 1 .. GLB_T - 2. The operator is block diagonal: on those slices it is the Wilson-clover
+ * operator with the hops to the slices 0 and GLB_T - 1 left out and 4 + m0 + cF - 1 on the
+ * slices 1 and GLB_T - 2 (cF, default 1, only with bc_t = open); on the slices 0 and GLB_T - 1
+ * it is the identity (openQCD's unit SW term there), so its determinant, forces and the
+ * solutions on the inner slices are those of openQCD's operator (which sets the fields on the
+ * slices 0 and GLB_T - 1 to zero). The clover blocks carry the boundary, so with bc_t = open
+ * the operator uses them even with csw = 0. */
 #ifndef BOUNDARY_CONDITIONS_H
 #define BOUNDARY_CONDITIONS_H
 
@@ -28,7 +34,7 @@ typedef struct {
   hr_bc_kind kind[4];
   double theta[4]; /* twisting angles in units of pi */
   double cf;       /* open time boundaries: openQCD's boundary coefficient cF (1: none); the
-                      diagonal term gets cF - 1 added on the time slices 0 and GLB_T - 1 */
+                      diagonal term gets cF - 1 added on the time slices 1 and GLB_T - 2 */
 } dirac_bc;
 
 /* Defaults: antiperiodic in time, periodic in space, no twist. */
@@ -42,10 +48,14 @@ void dirac_bc_print(const dirac_bc *bc);
 static inline double dirac_bc_diag_shift(const dirac_bc *bc) {
   return bc->kind[0] == HR_BC_OPEN ? bc->cf - 1.0 : 0.0;
 }
+/* 1 with open time boundaries (bc_t = open). */
+static inline int dirac_bc_open_t(const dirac_bc *bc) { return bc->kind[0] == HR_BC_OPEN; }
 /* Phase of the link U_mu at global coordinate x_mu (0 <= x_mu < GLB_SIZE[mu]). */
 hr_complex dirac_bc_link_phase(const dirac_bc *bc, int mu, int x_mu);
 /* uf = U^R (suNg_to_suNf) of every link of u times its boundary phase, on all master sites
- * of glattice, then the gauge-layout halo of uf is exchanged. u needs no halo. */
+ * of glattice, then the gauge-layout halo of uf is exchanged. u needs no halo. These are the
+ * links of the clover term and of the force; with bc_t = open the hopping term of the
+ * operator also leaves out the links that touch the slices 0 and GLB_T - 1. */
 void represent_gauge_field(suNf_field *uf, const suNg_field *u, const dirac_bc *bc);
 
 #endif

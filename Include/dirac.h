@@ -110,6 +110,11 @@ hr_linear_operator dirac_linear_operator(const dirac_op *D, dirac_form form);
  * counts 2 (2NF)^2 complex multiply-adds (8 flop each) with clover, 2 x 8 NF flop without. */
 double dirac_form_flops(const dirac_op *D, dirac_form form);
 
+/* With open time boundaries (bc_t = open): s = 0 on the time slices 0 and GLB_T - 1, where
+ * openQCD's quark fields vanish and D is the identity (boundary_conditions.h); nothing
+ * otherwise. On the side (host or device copy) where D runs; the halo is not exchanged. */
+void dirac_zero_outer_slices(spinor_field *s, const dirac_op *D);
+
 /* --------------------------------------------------------------- derived state */
 /* The represented links of D with boundary phases and exchanged gauge halo (built or
  * rebuilt if D's gauge field changed; valid until the next application with other links). */

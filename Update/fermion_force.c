@@ -8,7 +8,9 @@
  *                (the clover insertions; F the clover-leaf field strength of clover.h).
  * Terms:
  *   Re[l^+ dDhat r] = Re[L^+ dD R] with the full-lattice fields L = (l, -g5 D_oo^-1 H_oe g5 l),
- *   R = (r, -D_oo^-1 H_oe r) and D = 4 + m0 + C + H; the hopping part gives
+ *   R = (r, -D_oo^-1 H_oe r) and D = 4 + m0 + C + H (with open time boundaries L and R are set
+ *   to zero on the slices 0 and T-1, where D is a constant identity block); the hopping part
+ *   gives
  *     Sigma(x,mu) += -1/2 sum_s { [(1-g_mu) R(x+mu)]_s L(x)_s^+ + [(1+g_mu) L(x+mu)]_s R(x)_s^+ }
  *   and the clover part Z_q(x) += (i csw/2) sum_s [sigma_q R(x)]_s L(x)_s^+;
  *   d log det(4 + m0 + C(x)) = tr[(4 + m0 + C(x))^-1 dC(x)] gives
@@ -180,8 +182,11 @@ static void odd_part(fermion_force_acc *f, const dirac_op *D, const spinor_field
   minus_spinor_field(out, out);
 }
 
-/* full (glattice) = (even on even sites, odd on odd sites), halo exchanged. */
-static void assemble_full(spinor_field *full, const spinor_field *even, const spinor_field *odd) {
+/* full (glattice) = (even on even sites, odd on odd sites), zero on the outer time slices of
+ * open boundaries (D is the identity there, so its derivative sees only the inner slices),
+ * halo exchanged. */
+static void assemble_full(spinor_field *full, const spinor_field *even, const spinor_field *odd,
+                          const dirac_op *D) {
   if (force_on_gpu()) {
 #if HR_GPU_ENABLED
     fermion_force_gpu_assemble(full, even, odd);
@@ -195,6 +200,7 @@ static void assemble_full(spinor_field *full, const spinor_field *even, const sp
     _OMP_MASTER_FOR(&glat_even, ix) { g[ix - sh] = e[ix - she]; }
     _OMP_MASTER_FOR(&glat_odd, ix) { g[ix - sh] = o[ix - sho]; }
   }
+  dirac_zero_outer_slices(full, D);
   sendrecv_spinor_field(full);
 }
 
@@ -205,9 +211,9 @@ void fermion_force_add_eo(fermion_force_acc *f, const dirac_op *D, double c,
   hr_assert(D->csw == f->csw, "fermion_force_add_eo: csw %g of the operator, %g of the "
             "accumulator", D->csw, f->csw);
   odd_part(f, D, l, &f->to[0], 1);
-  assemble_full(f->lf, l, &f->to[0]);
+  assemble_full(f->lf, l, &f->to[0], D);
   odd_part(f, D, r, &f->to[0], 0);
-  assemble_full(f->rf, r, &f->to[0]);
+  assemble_full(f->rf, r, &f->to[0], D);
   const int gpu = force_on_gpu();
   const fermion_force_view v = force_view(gpu);
   const suNf_spinor *L = FF_READ(spinor_field, f->lf, gpu);

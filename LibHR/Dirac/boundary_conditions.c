@@ -41,7 +41,7 @@ void dirac_bc_read_input(dirac_bc *bc, struct input_file *in) {
       {"theta_y", INPUT_DOUBLE, &bc->theta[2], "0", NULL, "twisting angle in y (units of pi)"},
       {"theta_z", INPUT_DOUBLE, &bc->theta[3], "0", NULL, "twisting angle in z (units of pi)"},
       {"cF", INPUT_DOUBLE, &bc->cf, "1", NULL,
-       "bc_t = open: boundary coefficient cF (4 + m0 + cF - 1 on the time slices 0, T-1)"},
+       "bc_t = open: boundary coefficient cF (4 + m0 + cF - 1 on the time slices 1, T-2)"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   for (int mu = 0; mu < 4; mu++) bc->kind[mu] = (hr_bc_kind)kind[mu];

@@ -31,6 +31,7 @@ static dirac_links_view host_links_view(const suNf_field *uf) {
   v.iup = hr_iup;
   v.idn = hr_idn;
   v.shift = glattice.master_shift;
+  v.open_t = 0;
   v.time = NULL;
   v.glb_t = GLB_T;
   v.dcf = 0.;
@@ -44,7 +45,7 @@ static struct {
   int *time, *dev_time;
 } ctime_tab = {-1, NULL, NULL};
 
-static const int *clover_time_table(int on_gpu) {
+const int *dirac_time_table(int on_gpu) {
   if (ctime_tab.generation != geometry_generation()) {
     free(ctime_tab.time);
 #if HR_GPU_ENABLED
@@ -56,7 +57,7 @@ static const int *clover_time_table(int on_gpu) {
   const size_t n = (size_t)geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
   if (ctime_tab.time == NULL) {
     ctime_tab.time = (int *)calloc(n, sizeof(int));
-    if (ctime_tab.time == NULL) hr_error("out of memory for the clover time table");
+    if (ctime_tab.time == NULL) hr_error("out of memory for the time table of the Dirac operators");
     _MASTER_FOR(&glattice, ix) {
       int g[4];
       global_coordinates(g, ix);
@@ -177,8 +178,9 @@ void clover_state_build(dirac_clover_state *cs) {
     v.idn = hr_gpu_idn();
     v.shift = sites.shift;
     v.glb_t = GLB_T;
+    v.open_t = dirac_bc_open_t(&cs->links->bc);
     v.dcf = dirac_bc_diag_shift(&cs->links->bc);
-    v.time = v.dcf != 0. ? clover_time_table(1) : NULL;
+    v.time = v.open_t ? dirac_time_table(1) : NULL;
     dirac_gpu_clover(gpu_write_clover_field(&cs->blk[0]), gpu_write_clover_field(&cs->blk[1]),
                      gpu_write_clover_field_flt(&cs->blk_flt[0]),
                      gpu_write_clover_field_flt(&cs->blk_flt[1]), cs->dev_logdet, &v, &sig, csw,
@@ -195,8 +197,9 @@ void clover_state_build(dirac_clover_state *cs) {
 #endif
   sync_host_suNf_field(uf);
   dirac_links_view v = host_links_view(uf);
+  v.open_t = dirac_bc_open_t(&cs->links->bc);
   v.dcf = dirac_bc_diag_shift(&cs->links->bc);
-  v.time = v.dcf != 0. ? clover_time_table(0) : NULL;
+  v.time = v.open_t ? dirac_time_table(0) : NULL;
   suNf_clover *blk = host_write_clover_field(&cs->blk[0]);
   suNf_clover *inv = host_write_clover_field(&cs->blk[1]);
   suNf_clover_flt *blk_flt = host_write_clover_field_flt(&cs->blk_flt[0]);

@@ -48,7 +48,7 @@ static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
   a.idn = hr_gpu_idn();
   return a;
 }
-#define GPU_LINKS_DBL(ls) ((const void *)sync_gpu_suNf_field((ls)->uf))
+#define GPU_LINKS_DBL(ls) ((const void *)sync_gpu_suNf_field((ls)->uf_hop))
 #define GPU_LINKS_FLT(ls) ((const void *)sync_gpu_suNf_field_flt((ls)->uf_flt))
 #endif
 
@@ -129,7 +129,8 @@ hr_linear_operator dirac_linear_operator(const dirac_op *D, dirac_form form) {
 double dirac_form_flops(const dirac_op *D, dirac_form form) {
   const double v = (double)GLB_VOLUME;
   const double hop = (double)dirac_hop_flop_per_site();
-  const double diag = D->csw != 0. || dirac_bc_diag_shift(&D->bc) != 0. ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
+  const double diag =
+      D->csw != 0. || dirac_bc_open_t(&D->bc) ? 2.0 * (2 * NF) * (2 * NF) * 8.0 : 2.0 * 8.0 * NF;
   switch (form) {
     case DIRAC_FORM_D:
     case DIRAC_FORM_Q: return v * (hop + diag);

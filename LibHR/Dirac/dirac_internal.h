@@ -20,11 +20,16 @@ typedef struct {
   dirac_bc bc;             /* boundary conditions of the phases */
   unsigned long checksum;  /* HR_DEBUG_CHECKS: hash of u's master links when built */
   unsigned long last_use;  /* for the choice of the entry to rebuild */
-  suNf_field *uf;          /* represented links with phases, gauge halo exchanged */
-  suNf *pack;              /* CPU hopping loop: 8 links per master site of glattice at
-                              8 (ix - master_shift): U_mu(x), mu = 0..3, then U_mu(x - mu) */
+  suNf_field *uf;          /* represented links with phases, gauge halo exchanged: the links
+                              of the clover term and of the force */
+  suNf_field *uf_hop;      /* the links of the hopping term: uf, or with open time boundaries
+                              uf_open */
+  suNf_field *uf_open;     /* open time boundaries: uf without the links that touch the time
+                              slices 0 and GLB_T - 1 (dirac_open_cut_link; else NULL) */
+  suNf *pack;              /* CPU hopping loop: 8 links of uf_hop per master site of glattice
+                              at 8 (ix - master_shift): U_mu(x), mu = 0..3, then U_mu(x - mu) */
   suNf_flt *pack_flt;      /* the same rounded to single precision */
-  suNf_field_flt *uf_flt;  /* GPU builds: uf rounded to single precision (device copy) */
+  suNf_field_flt *uf_flt;  /* GPU builds: uf_hop rounded to single precision (device copy) */
   int pack_ready;          /* pack and pack_flt hold the links of this version */
 } dirac_links_state;
 
@@ -54,6 +59,10 @@ const dirac_clover_state *dirac_clover_state_of(const dirac_op *D);
 void clover_state_build(dirac_clover_state *cs);
 /* Free the fields of cs (clover.c). */
 void clover_state_free(dirac_clover_state *cs);
+
+/* The global time of every master element of glattice, on the device if on_gpu (clover.c;
+ * remade when the geometry changes). */
+const int *dirac_time_table(int on_gpu);
 
 /* 1 when D runs on the GPU path (GPU builds with the GPU backend chosen). */
 static inline int dirac_on_gpu(const dirac_op *D) {

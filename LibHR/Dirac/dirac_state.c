@@ -14,6 +14,7 @@
 #include "communications.h"
 #include "dirac_internal.h"
 #include "dirac_state_gpu.h"
+#include "dirac_state_sites.h"
 #include "geometry.h"
 #include "hr_error.h"
 #include "logger.h"
@@ -61,10 +62,30 @@ static unsigned long links_checksum(const suNg_field *u) {
 
 static void links_state_free(dirac_links_state *s) {
   free_suNf_field(s->uf);
+  free_suNf_field(s->uf_open);
   free_suNf_field_flt(s->uf_flt);
   free(s->pack);
   free(s->pack_flt);
   memset(s, 0, sizeof *s);
+}
+
+/* hop = uf without the links of dirac_open_cut_link (open time boundaries), halo exchanged. */
+static void cut_open_links(suNf_field *hop, const suNf_field *uf) {
+  const suNf *src = sync_host_suNf_field(uf);
+  suNf *dst = host_write_suNf_field(hop);
+  const int sh = glattice.master_shift;
+  _OMP_MASTER_FOR(&glattice, ix) {
+    int g[4];
+    global_coordinates(g, ix);
+    for (int mu = 0; mu < 4; mu++) {
+      const int e = 4 * (ix - sh) + mu;
+      if (dirac_open_cut_link(g[0], mu, GLB_T))
+        suNf_zero(dst + e);
+      else
+        dst[e] = src[e];
+    }
+  }
+  sendrecv_suNf_field(hop);
 }
 
 /* Represent and round the links of D into s: on the device copies when D runs on the GPU
@@ -81,6 +102,12 @@ static void links_state_build(dirac_links_state *s, const dirac_op *D) {
     s->uf_flt = alloc_suNf_field_flt(1, &glattice);
 #endif
   }
+  const int open_t = dirac_bc_open_t(&D->bc);
+  if (open_t && GLB_T < 3)
+    hr_fatal(HR_EXIT_INPUT, "bc_t = open needs a time extent of at least 3 (the quark fields "
+             "live on the slices 1 .. T-2), not %d", GLB_T);
+  if (open_t && s->uf_open == NULL) s->uf_open = alloc_suNf_field(1, &glattice);
+  s->uf_hop = open_t ? s->uf_open : s->uf;
   s->u = D->u;
   s->version = D->u->version;
   s->generation = geometry_generation();
@@ -97,18 +124,27 @@ static void links_state_build(dirac_links_state *s, const dirac_op *D) {
       ph.bulk[mu] = dirac_bc_link_phase(&D->bc, mu, 0);
       ph.last[mu] = dirac_bc_link_phase(&D->bc, mu, GLB_SIZE[mu] - 1);
     }
+    ph.open_cut = 0;
     const suNg *u = sync_gpu_suNg_field(D->u);
     dirac_gpu_represent(gpu_write_suNf_field(s->uf), gpu_write_suNf_field_flt(s->uf_flt), u, &ph);
+    if (open_t) { /* the hopping links: uf_flt is written again from them */
+      ph.open_cut = 1;
+      dirac_gpu_represent(gpu_write_suNf_field(s->uf_open), gpu_write_suNf_field_flt(s->uf_flt),
+                          u, &ph);
+      start_sendrecv_suNf_field(s->uf_open);
+    }
     start_sendrecv_suNf_field(s->uf);
     start_sendrecv_suNf_field_flt(s->uf_flt);
     complete_sendrecv_suNf_field(s->uf);
     complete_sendrecv_suNf_field_flt(s->uf_flt);
+    if (open_t) complete_sendrecv_suNf_field(s->uf_open);
   } else
 #endif
   {
     represent_gauge_field(s->uf, D->u, &D->bc);
+    if (open_t) cut_open_links(s->uf_open, s->uf);
 #if HR_GPU_ENABLED
-    const suNf *src = sync_host_suNf_field(s->uf);
+    const suNf *src = sync_host_suNf_field(s->uf_hop);
     suNf_flt *dst = host_write_suNf_field_flt(s->uf_flt);
     const int n = 4 * geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
     for (int k = 0; k < n; k++) suNf_to_flt(dst + k, src + k);
@@ -122,7 +158,7 @@ static void links_state_build(dirac_links_state *s, const dirac_op *D) {
 const void *dirac_links_pack(const dirac_links_state *ls, int flt) {
   dirac_links_state *s = (dirac_links_state *)(uintptr_t)ls;
   if (!s->pack_ready) { /* first use by a CPU loop since the links were built */
-    const suNf_field *uf = s->uf;
+    const suNf_field *uf = s->uf_hop;
     sync_host_suNf_field(uf);
     const int sh = glattice.master_shift;
     suNf *pack = s->pack;
@@ -177,10 +213,29 @@ const dirac_links_state *dirac_links_state_of(const dirac_op *D) {
 
 const suNf_field *dirac_links(const dirac_op *D) { return dirac_links_state_of(D)->uf; }
 
+/* ------------------------------------------------------------------ open boundaries */
+
+void dirac_zero_outer_slices(spinor_field *s, const dirac_op *D) {
+  if (!dirac_bc_open_t(&D->bc)) return;
+#if HR_GPU_ENABLED
+  if (dirac_on_gpu(D)) {
+    dirac_gpu_zero_outer_slices(s, dirac_time_table(1));
+    return;
+  }
+#endif
+  const int *time = dirac_time_table(0);
+  sync_host_spinor_field(s); /* only some sites are written: the others must be current */
+  suNf_spinor *h = host_write_spinor_field(s);
+  const int sh = s->type->master_shift, shg = glattice.master_shift;
+  _OMP_MASTER_FOR(s->type, ix) {
+    if (dirac_open_outer_slice(time[ix - shg], GLB_T)) suNf_spinor_zero(h + ix - sh);
+  }
+}
+
 /* ------------------------------------------------------------------ clover */
 
 const dirac_clover_state *dirac_clover_state_of(const dirac_op *D) {
-  if (D->csw == 0. && dirac_bc_diag_shift(&D->bc) == 0.) return NULL; /* no blocks needed */
+  if (D->csw == 0. && !dirac_bc_open_t(&D->bc)) return NULL; /* no blocks needed */
   const dirac_links_state *ls = dirac_links_state_of(D);
   dirac_clover_state *hit = NULL, *same = NULL, *victim = NULL;
   for (int i = 0; i < DIRAC_CLOVER_CACHE; i++) {

@@ -2,9 +2,10 @@
  * (dirac_state_gpu.h): one thread per master site of a piece of glattice represents its four
  * links with their boundary phases (dirac_site_represent, the function of the host loop) and
  * rounds them to single precision; one thread per master site builds its clover blocks,
- * inverses and log det (dirac_site_clover, the function of the host loop). Written in the common subset of C11 and CUDA C++: the
- * host compiler builds it for the emulated backend, nvcc through dirac_state_gpu_cuda.cu; CPU
- * builds compile nothing from it. */
+ * inverses and log det (dirac_site_clover, the function of the host loop); one thread per
+ * master site zeroes a spinor on the outer slices of open time boundaries. Written in the
+ * common subset of C11 and CUDA C++: the host compiler builds it for the emulated backend, nvcc
+ * through dirac_state_gpu_cuda.cu; CPU builds compile nothing from it. */
 #include "hr_build_config.h"
 
 #if HR_GPU_BACKEND != HR_GPU_NONE
@@ -66,6 +67,28 @@ void dirac_gpu_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_f
     const int e = g->master_start[ixp] - g->master_shift;
     HR_TUNED_LAUNCH(ds_clover_kernel, n, HR_TUNE_STREAMING, n, e, blk + e, inv + e, blk_flt + e,
                     inv_flt + e, logdet + e, *v, *sig, csw, m0);
+  }
+}
+
+HR_KERNEL(ds_zero_outer_slices_kernel, int n, suNf_spinor *s, const int *time, int glb_t) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n && dirac_open_outer_slice(time[i], glb_t)) {
+      suNf_spinor zero;
+      suNf_spinor_zero(&zero);
+      write_gpu_suNf_spinor(n, &zero, s, i, 0);
+    }
+  }
+}
+
+void dirac_gpu_zero_outer_slices(spinor_field *s, const int *time) {
+  const geometry_descriptor *g = s->type;
+  sync_gpu_spinor_field(s); /* only some sites are written: the others must be current */
+  gpu_write_spinor_field(s);
+  _PIECE_FOR(g, ixp) {
+    const int n = _PIECE_LENGTH(g, ixp);
+    HR_TUNED_LAUNCH(ds_zero_outer_slices_kernel, n, HR_TUNE_STREAMING, n, _GPU_FIELD_BLK(s, ixp),
+                    time + g->master_start[ixp] - glattice.master_shift, GLB_T);
   }
 }
 

@@ -1,6 +1,7 @@
 /* dirac_state_gpu.h -- the GPU path of the derived state of the Dirac operators (internal to
  * LibHR/Dirac): launchers of the kernels (dirac_state_gpu.c) that build the represented
- * links, their single-precision copy and the clover blocks on the device copies. */
+ * links, their single-precision copy and the clover blocks on the device copies, and zero a
+ * spinor on the outer slices of open time boundaries. */
 #ifndef DIRAC_STATE_GPU_H
 #define DIRAC_STATE_GPU_H
 
@@ -22,6 +23,10 @@ void dirac_gpu_represent(suNf *uf, suNf_flt *uf_flt, const suNg *u, const dirac_
 void dirac_gpu_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_flt,
                       suNf_clover_flt *inv_flt, double *logdet, const dirac_links_view *v,
                       const dirac_sigma_blocks *sig, double csw, double m0);
+
+/* s = 0 on the time slices 0 and GLB_T - 1 (device copy, brought up to date first; time: the
+ * device time table of dirac_time_table). */
+void dirac_gpu_zero_outer_slices(spinor_field *s, const int *time);
 
 #ifdef __cplusplus
 }

@@ -22,12 +22,24 @@ HR_INLINE void dirac_site_represent(suNf *out, const suNg *u, hr_complex phase) 
   suNf_scale_cmplx(out, phase, &r);
 }
 
+/* Open time boundaries: 1 for the time slices 0 and glb_t - 1, where the operator is the
+ * identity and the quark fields of openQCD vanish (boundary_conditions.h). */
+HR_INLINE int dirac_open_outer_slice(int t, int glb_t) { return t == 0 || t == glb_t - 1; }
+
+/* Open time boundaries: 1 for the links U_mu(x), x_0 = t, that the hopping term leaves out:
+ * every link with an end on the slice 0 or glb_t - 1. */
+HR_INLINE int dirac_open_cut_link(int t, int mu, int glb_t) {
+  return dirac_open_outer_slice(t, glb_t) || (mu == 0 && t == glb_t - 2);
+}
+
 /* The boundary phases of the four directions as kernel arguments: phase of a link in
  * direction mu is last[mu] on the last global slice (x_mu = GLB_SIZE[mu] - 1), else bulk[mu]
- * (dirac_bc_link_phase). glb[mu] = GLB_SIZE[mu]. */
+ * (dirac_bc_link_phase); 0 for the links of dirac_open_cut_link when open_cut.
+ * glb[mu] = GLB_SIZE[mu]. */
 typedef struct {
   hr_complex bulk[4], last[4];
   int glb[4];
+  int open_cut; /* 1: the hopping links of open time boundaries */
 } dirac_phases;
 
 /* Phase of link mu at the site of global lexicographic index g
@@ -38,6 +50,7 @@ HR_INLINE hr_complex dirac_site_phase(const dirac_phases *p, uint64_t g, int mu)
     c[nu] = (int)(g % (uint64_t)p->glb[nu]);
     g /= (uint64_t)p->glb[nu];
   }
+  if (p->open_cut && dirac_open_cut_link(c[0], mu, p->glb[0])) return hr_cmplx(0, 0);
   return c[mu] == p->glb[mu] - 1 ? p->last[mu] : p->bulk[mu];
 }
 
@@ -51,9 +64,10 @@ typedef struct {
   const int *off, *len;
   const int *iup, *idn;
   int shift;
-  const int *time; /* open boundaries with dcf != 0: global time of each element (same side) */
+  int open_t;      /* open time boundaries: identity blocks on the slices 0 and glb_t - 1 */
+  const int *time; /* open_t: global time of each element (same side) */
   int glb_t;       /* GLB_T */
-  double dcf;      /* cF - 1, added to 4 + m0 on the time slices 0 and glb_t - 1 (0: none) */
+  double dcf;      /* open_t: cF - 1, added to 4 + m0 on the time slices 1 and glb_t - 2 */
 } dirac_links_view;
 
 /* out = U_mu(ix) of the view. */
@@ -120,21 +134,28 @@ typedef struct {
   hr_complex s[6][2][2][2];
 } dirac_sigma_blocks;
 
-/* The two blocks of 4 + m0 + C at site ix (4 + m0 + cF - 1 + C on the open time boundaries,
- * v->dcf = cF - 1). */
+/* The two blocks of 4 + m0 + C at site ix. Open time boundaries (v->open_t): the identity on
+ * the slices 0 and glb_t - 1, 4 + m0 + cF - 1 + C on the slices 1 and glb_t - 2
+ * (v->dcf = cF - 1), as openQCD's SW term. */
 HR_INLINE void dirac_site_clover_blocks(suNf_clover *out, const dirac_links_view *v,
                                         const dirac_sigma_blocks *sig, double csw, double m0,
                                         int ix) {
   enum { D_ = CLOVER_BLOCK_DIM };
+  if (v->open_t) {
+    const int t = v->time[ix - v->shift];
+    if (dirac_open_outer_slice(t, v->glb_t)) {
+      for (int ch = 0; ch < 2; ch++)
+        for (int k = 0; k < D_ * D_; k++)
+          out->c[ch][k] = hr_cmplx(k % (D_ + 1) == 0 ? 1. : 0., 0.);
+      return;
+    }
+    if (t == 1 || t == v->glb_t - 2) m0 += v->dcf;
+  }
   suNf F[6];
   int p = 0;
   for (int mu = 0; mu < 4; mu++)
     for (int nu = mu + 1; nu < 4; nu++, p++) dirac_site_field_strength(&F[p], v, ix, mu, nu);
   const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
-  if (v->dcf != 0.) {
-    const int t = v->time[ix - v->shift];
-    if (t == 0 || t == v->glb_t - 1) m0 += v->dcf;
-  }
   for (int ch = 0; ch < 2; ch++)
     for (int s = 0; s < 2; s++)
       for (int a = 0; a < NF; a++)

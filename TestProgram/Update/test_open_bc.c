@@ -2,8 +2,10 @@
  *  - gauge force with open bc and cG = 1.3 (c1 = 0 and -1/12) against the Richardson-
  *    extrapolated central differences of gauge_action_bc along a random direction (1e-6), and
  *    zero force on the zero links U_0(T-1);
- *  - cF: the diagonal of D with cF = 1.2 minus that with cF = 1 is 0.2 psi on the time slices 0
- *    and T-1 and 0 elsewhere (Dphi_diag, independent of csw);
+ *  - the open operator is openQCD's (boundary_conditions.h), csw = 0 and 1.3, cF = 1.2: the
+ *    identity on the time slices 0 and T-1; on the others the operator with periodic time
+ *    applied to psi zeroed on 0 and T-1, plus 0.2 psi on the slices 1 and T-2 (1e-12); with
+ *    csw = 0 the log det of D_oo counts the inner slices only (lattice 6 x 4^3);
  *  - fermion force (hmc monomial) with open bc and cF = 1.2, csw = 0 and 1.3, against finite
  *    differences of its action (1e-6);
  *  - HMC with open bc (gauge cG = 1.3 with rectangles + clover fermions with cF = 1.2): after a
@@ -21,6 +23,7 @@
 
 #include "../test_cases.h"
 #include "archive.h"
+#include "clover.h"
 #include "dirac.h"
 #include "fermion_monomials.h"
 #include "gauge_action.h"
@@ -99,36 +102,69 @@ static void check_gauge_force(const suNg_field *u, suNg_field *ut, suNg_av_field
   tc_case_end("gauge force with open bc and cG = 1.3 = finite differences of the action");
 }
 
-static void check_cf_diagonal(const suNg_field *u) {
-  spinor_field *s = alloc_spinor_field(3, &glattice);
+/* openQCD's open-boundary operator, from its definition (boundary_conditions.h): on the inner
+ * slices D_open psi = D_per (P psi) + (cF - 1) psi on the slices 1 and T-2, with D_per the
+ * operator of the same links with periodic time (U_0(T-1) = 0 cuts the boundary) and P psi
+ * = psi with the slices 0 and T-1 set to zero (dirac_zero_outer_slices); on the slices 0 and
+ * T-1, D_open psi = psi. For csw = 0 the log det of the odd diagonal blocks counts only the
+ * inner slices, with 4 + m0 + cF - 1 on the slices 1 and T-2. */
+static void check_open_operator(const suNg_field *u) {
+  spinor_field *s = alloc_spinor_field(4, &glattice);
   gaussian_spinor_field(&s[0]);
-  dirac_bc bc;
-  dirac_bc_default(&bc);
-  bc.kind[0] = HR_BC_OPEN;
-  const double csws[2] = {0.0, 1.3};
+  dirac_bc open, per;
+  dirac_bc_default(&open);
+  open.kind[0] = HR_BC_OPEN;
+  open.cf = 1.2;
+  dirac_bc_default(&per);
+  per.kind[0] = HR_BC_PERIODIC;
+  const double csws[2] = {0.0, 1.3}, m0 = 0.1;
   for (int c = 0; c < 2; c++) {
-    dirac_op D1 = dirac_op_make(u, 0.1, csws[c], &bc), D2 = D1;
-    D2.bc.cf = 1.2;
-    Dphi_diag(&s[1], &D1, &s[0]);
-    Dphi_diag(&s[2], &D2, &s[0]);
-    const suNf_spinor *a = sync_host_spinor_field(&s[0]), *b1 = sync_host_spinor_field(&s[1]),
-                      *b2 = sync_host_spinor_field(&s[2]);
+    const dirac_op Do = dirac_op_make(u, m0, csws[c], &open),
+                   Dp = dirac_op_make(u, m0, csws[c], &per);
+    copy_spinor_field(&s[1], &s[0]);
+    dirac_zero_outer_slices(&s[1], &Do);
+    Dphi(&s[2], &Do, &s[0]);
+    Dphi(&s[3], &Dp, &s[1]);
+    const suNf_spinor *a = sync_host_spinor_field(&s[0]), *bo = sync_host_spinor_field(&s[2]),
+                      *bp = sync_host_spinor_field(&s[3]), *pa = sync_host_spinor_field(&s[1]);
     const int sh = glattice.master_shift;
-    double worst = 0;
+    double inner = 0, outer = 0, proj = 0;
     _MASTER_FOR(&glattice, ix) {
       int g[4];
       global_coordinates(g, ix);
-      const double w = (g[0] == 0 || g[0] == GLB_T - 1) ? 0.2 : 0.0;
-      const hr_complex *pa = (const hr_complex *)&a[ix - sh],
-                       *p1 = (const hr_complex *)&b1[ix - sh],
-                       *p2 = (const hr_complex *)&b2[ix - sh];
-      for (int k = 0; k < 4 * NF; k++) worst = fmax(worst, hr_cabs(p2[k] - p1[k] - w * pa[k]));
+      const int out_slice = g[0] == 0 || g[0] == GLB_T - 1;
+      const double w = (g[0] == 1 || g[0] == GLB_T - 2) ? 0.2 : 0.0;
+      const hr_complex *x = (const hr_complex *)&a[ix - sh], *y = (const hr_complex *)&bo[ix - sh],
+                       *z = (const hr_complex *)&bp[ix - sh], *q = (const hr_complex *)&pa[ix - sh];
+      for (int k = 0; k < 4 * NF; k++) {
+        if (out_slice) {
+          outer = fmax(outer, hr_cabs(y[k] - x[k]));
+          proj = fmax(proj, hr_cabs(q[k]));
+        } else {
+          inner = fmax(inner, hr_cabs(y[k] - z[k] - w * x[k]));
+          proj = fmax(proj, hr_cabs(q[k] - x[k]));
+        }
+      }
     }
-    global_max(&worst, 1);
-    CHECK(worst < 1e-12, "csw = %g: D(cF = 1.2) - D(cF = 1) - 0.2 delta_b: %.3e", csws[c], worst);
+    global_max(&inner, 1);
+    global_max(&outer, 1);
+    global_max(&proj, 1);
+    CHECK(proj == 0.0, "dirac_zero_outer_slices: %.3e", proj);
+    CHECK(inner < 1e-12, "csw = %g: D_open psi - D_per P psi - 0.2 psi on t = 1, T-2: %.3e",
+          csws[c], inner);
+    CHECK(outer < 1e-15, "csw = %g: D_open psi - psi on t = 0, T-1: %.3e", csws[c], outer);
+    if (csws[c] == 0.0) {
+      const double n3 = (double)GLB_X * GLB_Y * GLB_Z / 2, f = 4 * NF;
+      const double want = n3 * f * (2 * log(4 + m0 + 0.2) + (GLB_T - 4) * log(4 + m0));
+      const double got = clover_logdet(&Do, HR_PARITY_ODD);
+      CHECK(fabs(got - want) < 1e-12 * fabs(want), "log det D_oo %.16e, inner slices %.16e", got,
+            want);
+    }
+    if (hr_rank() == 0)
+      printf("  open operator csw = %g: inner %.2e, outer %.2e\n", csws[c], inner, outer);
   }
   free_spinor_field(s);
-  tc_case_end("cF: the diagonal term gets cF - 1 on the time slices 0 and T-1");
+  tc_case_end("open operator = openQCD's: identity on t = 0, T-1, cF on t = 1, T-2");
 }
 
 static double fermion_at(fermion_monomial *m, const suNg_field *u, suNg_field *ut,
@@ -263,6 +299,7 @@ int main(int argc, char **argv) {
   geometry_params gp;
   geometry_params_default(&gp);
   for (int mu = 0; mu < 4; mu++) gp.glb[mu] = 4;
+  gp.glb[0] = 6; /* slices 2 and 3 are inner slices without cF */
   if (!tc_geometry_init(&gp, "test_open_bc")) return 77;
   rng_init(4321);
   suNg_field *u = alloc_suNg_field(2, &glattice), *ut = u + 1;
@@ -271,7 +308,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 4; k++) heatbath_sweep(u, 2.0 * NG);
   gauge_zero_open_links(u);
   check_gauge_force(u, ut, x, p);
-  check_cf_diagonal(u);
+  check_open_operator(u);
   check_fermion_force(u, ut, x, p);
   check_hmc(u);
   free_suNg_av_field(x);
