@@ -1,17 +1,19 @@
-/* mk_mesons.c -- meson two-point functions from a point source at the origin on gauge
- * configurations: mk_mesons -i INPUT_FILE [-o LOG_FILE] CONFIG...
+/* mk_mesons.c -- meson two-point functions from a point source at (mes:source_t, 0, 0, 0),
+ * default the origin, on gauge configurations: mk_mesons -i INPUT_FILE [-o LOG_FILE] CONFIG...
  * Each CONFIG (HiRep or openQCD format, recognised from its header) is read, the
  * Wilson-clover operator is built with the input file's mass (mes:mass = m0, or mes:kappa
  * with m0 = 1/(2 kappa) - 4), mes:csw and boundary conditions (bc_t.., theta_t..), the
  * 4 x NF columns of the propagator are solved with even/odd preconditioning (mixed
  * precision unless mes:mixed = false) to mes:precision, and one line per channel
  *   conf=<file> m0=<m0> csw=<csw> channel=<name> C= <C(0)> ... <C(GLB_T-1)>
- * is printed on stdout. With mes:smear_source / mes:smear_sink the source / the sink is
- * Gaussian smeared (mes:smear_kappa, mes:smear_steps; links optionally smeared first,
- * mes:link_smearing = none|ape|stout|hyp) and the channel names gain _<source><sink> with
- * l (local) or s (smeared), e.g. pi_ss, pi_sl. Conventions: Doc/solvers_and_spectrum.md. Exit codes: 0 success,
- * 2 bad input file or command line, 3 missing / unreadable / mismatched configuration,
- * 5 a solve that did not converge (no correlator is printed for that configuration). */
+ * is printed on stdout, t counted from the source (x_0 = source_t + t mod GLB_T; with
+ * bc_t = open the source must lie on an inner slice, 1 .. GLB_T - 2). With mes:smear_source /
+ * mes:smear_sink the source / the sink is Gaussian smeared (mes:smear_kappa, mes:smear_steps;
+ * links optionally smeared first, mes:link_smearing = none|ape|stout|hyp) and the channel
+ * names gain _<source><sink> with l (local) or s (smeared), e.g. pi_ss, pi_sl. Conventions:
+ * Doc/solvers_and_spectrum.md. Exit codes: 0 success, 2 bad input file or command line,
+ * 3 missing / unreadable / mismatched configuration, 5 a solve that did not converge (no
+ * correlator is printed for that configuration). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@
 typedef struct {
   double m0, kappa, csw, precision;
   int maxiter, mixed, verbosity;
+  int source_t;                 /* time slice of the point source */
   int smear_source, smear_sink; /* Gaussian smearing of the source / the sink */
   quark_smearing_params qsp;    /* its parameters and the link smearing */
 } mes_params;
@@ -104,6 +107,8 @@ static void read_mes_params(input_file *in, mes_params *mp) {
       {"mes:mixed", INPUT_BOOL, &mp->mixed, "true", NULL,
        "mixed precision (single-precision iterations, reliable updates in double)"},
       {"mes:verbosity", INPUT_INT, &mp->verbosity, "0", ">=0 <=2", "solver log detail 0..2"},
+      {"mes:source_t", INPUT_INT, &mp->source_t, "0", ">=0",
+       "time slice of the point source (C(t) is printed for t = x_0 - source_t mod GLB_T)"},
       INPUT_KEYS_END};
   input_declare_key(in, NULL, "mes:mass");
   input_declare_key(in, NULL, "mes:kappa");
@@ -137,6 +142,13 @@ int main(int argc, char **argv) {
   dirac_bc_read_input(&bc, in);
   mes_params mp;
   read_mes_params(in, &mp);
+  if (mp.source_t >= gp.glb[0])
+    input_fail(in, NULL, "mes:source_t", "must be below GLB_T = %d (got %d)", gp.glb[0],
+               mp.source_t);
+  if (dirac_bc_open_t(&bc) && (mp.source_t == 0 || mp.source_t == gp.glb[0] - 1))
+    input_fail(in, NULL, "mes:source_t", "%d is an outer time slice of open boundaries "
+               "(bc_t = open), where the quark fields vanish (Doc/dirac.md): choose 1 .. %d",
+               mp.source_t, gp.glb[0] - 2);
   input_finish(in);
   if (nconf == 0)
     hr_fatal(HR_EXIT_INPUT, "mk_mesons: no configuration given\nusage: mk_mesons -i INPUT_FILE "
@@ -164,7 +176,7 @@ int main(int argc, char **argv) {
   sp.tol = mp.precision;
   sp.max_iter = mp.maxiter;
   sp.verbosity = mp.verbosity;
-  const int origin[4] = {0, 0, 0, 0};
+  const int origin[4] = {mp.source_t, 0, 0, 0};
   const dirac_op D = dirac_op_make(u, mp.m0, mp.csw, &bc);
   const int smeared = mp.smear_source || mp.smear_sink;
   /* channel names: plain for a local source and sink, else with _<source><sink> */
@@ -205,7 +217,7 @@ int main(int argc, char **argv) {
             confs[i], 4 * NF, iters, worst);
     if (mp.smear_sink) propagator_smear_sink(prop, &qs);
     if (smeared) quark_smearing_free(&qs);
-    meson_correlators(corr, prop, 0, nch, ch);
+    meson_correlators(corr, prop, mp.source_t, nch, ch);
     if (hr_rank() == 0) {
       for (int c = 0; c < nch; c++) {
         printf("conf=%s m0=%.15g csw=%.15g channel=%s C=", confs[i], mp.m0, mp.csw, label[c]);

@@ -7,11 +7,12 @@
 #     the CPU build), which makes every backend (CPU, emulated GPU, CUDA) give the same
 #     correlators;
 #  2. MPI builds: the process grids 2x1x1x1 and 2x2x1x1 give the single-process correlators to
-#     1e-10 relative (the open-boundary configuration too);
+#     1e-10 relative (the open-boundary configuration too, source on the inner slice t = 3);
 #  3. a missing / both mass keys, an unknown key -> exit 2 with the key named on stderr;
 #     a missing or corrupt configuration -> exit 3 naming the file; mes:maxiter = 5 ->
 #     exit 5 with "did not converge" and no correlator printed; a negative mes:smear_kappa,
-#     an unknown mes:link_smearing, a negative mes:precision, GLB_T = 5 -> exit 2 with
+#     an unknown mes:link_smearing, a negative mes:precision, GLB_T = 5, the source on the
+#     outer slice t = 0 of open boundaries, mes:source_t = GLB_T -> exit 2 with
 #     "file:line: key: ..." on stderr.
 #  4. smeared source and sink (Gaussian, stout-smeared links): channel lines pi_ss ... with
 #     finite values, equal on every process grid to 1e-12; a smeared sink alone gives pi_ls
@@ -119,7 +120,7 @@ compare() {
 
 # 1. reference on one process, both formats
 mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "" >$work/in_pb
-mkinput 1 1 open "mes:kappa = 0.07" 1.1329 "" >$work/in_ob
+mkinput 1 1 open "mes:kappa = 0.07" 1.1329 "mes:source_t = 3" >$work/in_ob
 run 1 -i $work/in_pb "$pb_hirep" >$work/ref_hirep.out 2>$work/err || bad "mk_mesons failed on $pb_hirep: $(cat $work/err)"
 run 1 -i $work/in_pb "$pb_oqcd" >$work/ref_oqcd.out 2>$work/err || bad "mk_mesons failed on $pb_oqcd: $(cat $work/err)"
 run 1 -i $work/in_ob "$ob_oqcd" >$work/ref_ob.out 2>$work/err || bad "mk_mesons failed on $ob_oqcd: $(cat $work/err)"
@@ -141,7 +142,7 @@ if [ -n "$HR_MPIRUN" ]; then
     set -- $grid
     n=$(($1 * $2))
     mkinput $1 $2 periodic "mes:kappa = 0.13" 1.234 "" >$work/in_pb_grid
-    mkinput $1 $2 open "mes:kappa = 0.07" 1.1329 "" >$work/in_ob_grid
+    mkinput $1 $2 open "mes:kappa = 0.07" 1.1329 "mes:source_t = 3" >$work/in_ob_grid
     run $n -i $work/in_pb_grid "$pb_hirep" >$work/grid.out 2>$work/err || bad "grid $1x$2: $(cat $work/err)"
     compare $work/ref_hirep.out $work/grid.out 1e-10 || bad "grid $1x$2x1x1 differs from one process"
     run $n -i $work/in_ob_grid "$ob_oqcd" >$work/grid_ob.out 2>$work/err || bad "grid $1x$2 (open): $(cat $work/err)"
@@ -235,6 +236,11 @@ sed 's/^GLB_T *=.*/GLB_T = 5/' $work/in_pb >$work/in_glb5
 line=$(grep -n '^GLB_T' $work/in_glb5 | cut -d: -f1)
 expect 2 "in_glb5:$line: GLB_T: GLB_T = 5: the global lattice extent must be an even number" \
   "odd GLB_T" -i $work/in_glb5 "$pb_hirep"
+mkinput 1 1 open "mes:kappa = 0.07" 1.1329 "" >$work/in_ob_t0
+expect 2 "mes:source_t: 0 is an outer time slice of open boundaries" "open bc, source on t = 0" \
+  -i $work/in_ob_t0 "$ob_oqcd"
+mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:source_t = 8" >$work/in_t8
+expect 2 "mes:source_t: must be below GLB_T = 8" "source_t = GLB_T" -i $work/in_t8 "$pb_hirep"
 mkinput 1 1 periodic "mes:kappa = 0.13" 1.234 "mes:smear_sink = true
 mes:link_smearing = gaussian" >$work/in_lsmear
 expect 2 "mes:link_smearing" "unknown link smearing" -i $work/in_lsmear "$pb_hirep"
