@@ -118,6 +118,7 @@ double fermion_monomial_heatbath(fermion_monomial *m, const suNg_field *u) {
   m->chrono_n = 0;
   gaussian_spinor_field(eta);
   dirac_op D = monomial_op(m, u, 0);
+  dirac_zero_outer_slices(eta, &D); /* open boundaries: the quark fields of the inner slices */
   if (m->par.kind == FERMION_MONOMIAL_HMC) {
     g5Dphi_eopre(m->phi, &D, eta); /* phi = Q eta */
   } else {

@@ -164,6 +164,7 @@ double rhmc_monomial_heatbath(rhmc_monomial *m, const suNg_field *u) {
   spinor_field *eta = &im->work[0];
   gaussian_spinor_field(eta);
   dirac_op D = rhmc_op(m, u);
+  dirac_zero_outer_slices(eta, &D); /* open boundaries: the quark fields of the inner slices */
   apply_rational(m, &D, &m->hb, m->phi, eta, im->chi, m->par.mt_prec);
   /* the action of phi itself (eta^+ eta + (nf/2) S_det up to the approximations' errors), so
    * that dH measures the integration only */
@@ -224,6 +225,8 @@ void dirac_q2_spectrum(double *lmin, double *lmax, const dirac_op *D, int niter,
   /* power iteration for the largest eigenvalue */
   double pmax = 0;
   gaussian_spinor_field(&v[0]);
+  /* open boundaries: the spectrum of the inner block (the outer one is the identity) */
+  dirac_zero_outer_slices(&v[0], D);
   mul_spinor_field(&v[0], 1 / sqrt(sqnorm_spinor_field(&v[0])), &v[0]);
   for (int it = 0; it < niter; it++) {
     A.apply(&v[1], &v[0], A.ctx);
@@ -237,6 +240,7 @@ void dirac_q2_spectrum(double *lmin, double *lmax, const dirac_op *D, int niter,
   spinor_field *vp = &v[0], *vc = &v[1], *w = &v[2];
   zero_spinor_field(vp);
   gaussian_spinor_field(vc);
+  dirac_zero_outer_slices(vc, D);
   mul_spinor_field(vc, 1 / sqrt(sqnorm_spinor_field(vc)), vc);
   int k = 0;
   for (int j = 0; j < nlanczos; j++) {

@@ -6,6 +6,8 @@
  *    identity on the time slices 0 and T-1; on the others the operator with periodic time
  *    applied to psi zeroed on 0 and T-1, plus 0.2 psi on the slices 1 and T-2 (1e-12); with
  *    csw = 0 the log det of D_oo counts the inner slices only (lattice 6 x 4^3);
+ *  - the spectral range of Q^2 (m0 = 1.5) is that of the inner block, above the eigenvalue 1
+ *    of the outer identity block;
  *  - fermion force (hmc monomial) with open bc and cF = 1.2, csw = 0 and 1.3, against finite
  *    differences of its action (1e-6);
  *  - HMC with open bc (gauge cG = 1.3 with rectangles + clover fermions with cF = 1.2): after a
@@ -33,6 +35,7 @@
 #include "md.h"
 #include "random.h"
 #include "random_fields.h"
+#include "rhmc_monomial.h"
 
 /* Largest |p^a| on the links U_0 at global time T-1. */
 static double boundary_momenta_max(const suNg_av_field *p) {
@@ -165,6 +168,22 @@ static void check_open_operator(const suNg_field *u) {
   }
   free_spinor_field(s);
   tc_case_end("open operator = openQCD's: identity on t = 0, T-1, cF on t = 1, T-2");
+}
+
+/* The spectral range of Q^2 (rhmc_monomial.h) with open boundaries is that of the inner
+ * block: for a heavy quark (m0 = 1.5) its smallest eigenvalue lies well above the eigenvalue 1
+ * of the identity on the outer slices, which a start vector with outer components would find. */
+static void check_open_spectrum(const suNg_field *u) {
+  dirac_bc bc;
+  dirac_bc_default(&bc);
+  bc.kind[0] = HR_BC_OPEN;
+  const dirac_op D = dirac_op_make(u, 1.5, 0.0, &bc);
+  double lmin, lmax;
+  dirac_q2_spectrum(&lmin, &lmax, &D, 30, 60);
+  CHECK(lmin > 2.0 && lmin < lmax, "open bc, m0 = 1.5: spectrum [%g, %g] (the outer identity "
+        "block has eigenvalue 1)", lmin, lmax);
+  if (hr_rank() == 0) printf("  open bc, m0 = 1.5: spectrum of Q^2 [%.4f, %.4f]\n", lmin, lmax);
+  tc_case_end("open bc: the spectral range of Q^2 is that of the inner block");
 }
 
 static double fermion_at(fermion_monomial *m, const suNg_field *u, suNg_field *ut,
@@ -309,6 +328,7 @@ int main(int argc, char **argv) {
   gauge_zero_open_links(u);
   check_gauge_force(u, ut, x, p);
   check_open_operator(u);
+  check_open_spectrum(u);
   check_fermion_force(u, ut, x, p);
   check_hmc(u);
   free_suNg_av_field(x);
