@@ -63,6 +63,21 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #endif
 
 /* double precision */
+/* Full unrolling of a short loop with a compile-time trip count in device code (the indices
+ * of the spin components must be constants, or the spinor goes to local memory). */
+#ifdef __CUDACC__
+#define DIRAC_UNROLL _Pragma("unroll")
+#else
+#define DIRAC_UNROLL
+#endif
+
+/* The lower spin component paired with the upper component r (0, 1) by gamma_mu in the
+ * projection (1 -/+ gamma_mu) psi (gamma.h, block form). */
+DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  return 2 + perm[mu][r];
+}
+
 #define DIRAC_TMPL_SFX
 #define DIRAC_TMPL_SPINOR suNf_spinor
 #define DIRAC_TMPL_VEC suNf_vector

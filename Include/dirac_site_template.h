@@ -1,5 +1,6 @@
-/* dirac_site_template.h -- the per-site Wilson hopping kernel, written once for both
- * precisions. No include guard: dirac_site.h includes it once per precision after defining
+/* dirac_site_template.h -- the per-site Wilson hopping kernel and its epilogue (diagonal term,
+ * clover block read from a host element or an entry at a time from the device layout),
+ * written once for both precisions. No include guard: dirac_site.h includes it once per precision after defining
  * DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR, DIRAC_TMPL_VEC,
  * DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX and DIRAC_TMPL_CLOVER; they
  * are undefined at the end.
@@ -59,58 +60,89 @@ DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_mul_ipow)(int k, DIRAC_TMPL_C
 /* out = a + i^k b, componentwise on colour vectors. */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_vec_add_ipow)(DIRAC_TMPL_VEC *out, const DIRAC_TMPL_VEC *a,
                                                       int k, const DIRAC_TMPL_VEC *b) {
+  DIRAC_UNROLL
   for (int i = 0; i < NF; ++i)
     out->c[i] = a->c[i] + DIRAC_F_(dirac_mul_ipow)(k, b->c[i]);
+}
+
+/* Row r of the half spinor of (1 + s gamma_mu) psi, from the spin components r (upper) and
+ * dirac_spin_partner(mu, r) (lower) of psi: h_r = upper + s i^k_r lower. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_project_row)(DIRAC_TMPL_VEC *h, int mu, int s, int r,
+                                                          const DIRAC_TMPL_VEC *upper,
+                                                          const DIRAC_TMPL_VEC *lower) {
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  DIRAC_F_(dirac_vec_add_ipow)(h, upper, ipow[mu][r] + (s < 0 ? 2 : 0), lower);
 }
 
 /* h = half spinor of (1 + s gamma_mu) psi, s = +1 or -1. */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_project)(DIRAC_F_(dirac_half_spinor) * h, int mu,
                                                       int s, const DIRAC_TMPL_SPINOR *psi) {
-  const int perm[4][2] = HR_GAMMA_PERM_INIT;
-  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  DIRAC_UNROLL
   for (int r = 0; r < 2; ++r)
-    DIRAC_F_(dirac_vec_add_ipow)(&h->c[r], &psi->c[r], ipow[mu][r] + (s < 0 ? 2 : 0),
-                                 &psi->c[2 + perm[mu][r]]);
+    DIRAC_F_(dirac_spin_project_row)(&h->c[r], mu, s, r, &psi->c[r],
+                                     &psi->c[dirac_spin_partner(mu, r)]);
 }
 
-/* out += (1 + s gamma_mu) applied in reconstructed form to the half spinor h (after the
- * colour mat-vec); `first` != 0 writes instead of adding. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_reconstruct)(DIRAC_TMPL_SPINOR *out, int mu, int s,
-                                                          int first,
-                                                          const DIRAC_F_(dirac_half_spinor) * h) {
-  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+/* Colour i of row r of the reconstruction: out (+)= (1 + s gamma_mu) applied to the half
+ * spinor whose row r has the value v at colour i (after the colour mat-vec): the upper spin
+ * component r and its partner; `first` != 0 writes instead of adding. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_spin_reconstruct_entry)(DIRAC_TMPL_SPINOR *out, int mu,
+                                                                int s, int first, int r, int i,
+                                                                DIRAC_TMPL_CPLX v) {
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
-  for (int r = 0; r < 2; ++r) {
-    const int k = -ipow[mu][r] + (s < 0 ? 2 : 0);
-    DIRAC_TMPL_VEC *lo = &out->c[2 + perm[mu][r]];
-    for (int i = 0; i < NF; ++i) {
-      const DIRAC_TMPL_CPLX v = h->c[r].c[i];
-      if (first) {
-        out->c[r].c[i] = v;
-        lo->c[i] = DIRAC_F_(dirac_mul_ipow)(k, v);
-      } else {
-        out->c[r].c[i] += v;
-        lo->c[i] += DIRAC_F_(dirac_mul_ipow)(k, v);
-      }
-    }
+  const int k = -ipow[mu][r] + (s < 0 ? 2 : 0);
+  DIRAC_TMPL_VEC *lo = &out->c[dirac_spin_partner(mu, r)];
+  if (first) {
+    out->c[r].c[i] = v;
+    lo->c[i] = DIRAC_F_(dirac_mul_ipow)(k, v);
+  } else {
+    out->c[r].c[i] += v;
+    lo->c[i] += DIRAC_F_(dirac_mul_ipow)(k, v);
   }
 }
 
-/* One direction of the hopping sum: out (+)= (1 + s gamma_mu) W psi, with W = U for
- * s = -1 (forward) and W = U^+ for s = +1 (backward). */
+/* Row i of W v, W = U (s = -1) or U^+ (s = +1): the operations of suNf_mul_vec /
+ * suNf_dag_mul_vec for that row, so the result has their bits. */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_link_row_mul)(const DIRAC_TMPL_MAT *U, int s,
+                                                                 int i, const DIRAC_TMPL_VEC *v) {
+  DIRAC_TMPL_CPLX acc;
+  if (s < 0) {
+    acc = hr_cmul(U->c[i * NF], v->c[0]);
+    DIRAC_UNROLL
+    for (int k = 1; k < NF; ++k) acc += hr_cmul(U->c[i * NF + k], v->c[k]);
+  } else {
+    acc = hr_conj_cmul(U->c[i], v->c[0]);
+    DIRAC_UNROLL
+    for (int k = 1; k < NF; ++k) acc += hr_conj_cmul(U->c[k * NF + i], v->c[k]);
+  }
+  return acc;
+}
+
+/* One direction of the hopping sum from the half spinor h of (1 + s gamma_mu) psi:
+ * out (+)= (1 + s gamma_mu) W psi, with W = U for s = -1 (forward) and W = U^+ for s = +1
+ * (backward). Colour row by colour row: each row of W h is reconstructed into out at once, so
+ * that W h is never held whole (fewer live registers in the GPU kernels). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir_half)(DIRAC_TMPL_SPINOR *out, int mu, int s,
+                                                           int first,
+                                                           const DIRAC_F_(dirac_half_spinor) * h,
+                                                           const DIRAC_TMPL_MAT *U) {
+  DIRAC_UNROLL
+  for (int i = 0; i < NF; ++i) {
+    DIRAC_UNROLL
+    for (int r = 0; r < 2; ++r)
+      DIRAC_F_(dirac_spin_reconstruct_entry)(out, mu, s, first, r, i,
+                                             DIRAC_F_(dirac_link_row_mul)(U, s, i, &h->c[r]));
+  }
+}
+
+/* One direction of the hopping sum: out (+)= (1 + s gamma_mu) W psi (dirac_site_hop_dir_half
+ * after the projection). */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir)(DIRAC_TMPL_SPINOR *out, int mu, int s,
                                                       int first, const DIRAC_TMPL_SPINOR *psi,
                                                       const DIRAC_TMPL_MAT *U) {
-  DIRAC_F_(dirac_half_spinor) h, w;
+  DIRAC_F_(dirac_half_spinor) h;
   DIRAC_F_(dirac_spin_project)(&h, mu, s, psi);
-  if (s < 0) {
-    DIRAC_MR_(_mul_vec)(&w.c[0], U, &h.c[0]);
-    DIRAC_MR_(_mul_vec)(&w.c[1], U, &h.c[1]);
-  } else {
-    DIRAC_MR_(_dag_mul_vec)(&w.c[0], U, &h.c[0]);
-    DIRAC_MR_(_dag_mul_vec)(&w.c[1], U, &h.c[1]);
-  }
-  DIRAC_F_(dirac_spin_reconstruct)(out, mu, s, first, &w);
+  DIRAC_F_(dirac_site_hop_dir_half)(out, mu, s, first, &h, U);
 }
 
 /* The hopping sum of one site in the plain form (any compiler, CUDA included); see
@@ -246,56 +278,153 @@ HR_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
 /* ----------------------------------------------------------- diagonal part and epilogue
  * Shared by the CPU loops and the GPU kernels (LibHR/Dirac). */
 
+/* A site's clover block (or its inverse): the host element m, or (m == NULL) element e of a
+ * device piece of len elements at dev (gpu.h layout), whose entries are read one at a time
+ * where they are used (a whole block does not fit in the registers of a GPU thread). */
+typedef struct {
+  const DIRAC_TMPL_CLOVER *m;
+  const DIRAC_TMPL_CLOVER *dev;
+  int len, e;
+} DIRAC_F_(dirac_clover_ref);
+
+/* Entry (row, col) of chirality block ch of the clover block of c. */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_entry)(const DIRAC_F_(dirac_clover_ref) *
+                                                                     c,
+                                                                 int ch, int row, int col) {
+  const int k = row * (2 * NF) + col;
+  if (c->m != NULL) return c->m->c[ch][k];
+  return ((const DIRAC_TMPL_CPLX *)c->dev)[HR_GPU_UNIT_INDEX(c->len, c->e, ch * 4 * NF * NF + k)];
+}
+
+/* Component (spin 2 ch + s, colour a) of M x, M the clover block of c: row s NF + a of its
+ * block ch times the spin components 2 ch, 2 ch + 1 of x. */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_row_mul)(
+    const DIRAC_F_(dirac_clover_ref) * c, int ch, int s, int a, const DIRAC_TMPL_SPINOR *x) {
+  const int row = s * NF + a;
+  DIRAC_TMPL_CPLX acc = hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, 0), x->c[2 * ch].c[0]);
+  DIRAC_UNROLL
+  for (int b = 1; b < NF; ++b)
+    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, b), x->c[2 * ch].c[b]);
+  DIRAC_UNROLL
+  for (int b = 0; b < NF; ++b)
+    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, NF + b), x->c[2 * ch + 1].c[b]);
+  return acc;
+}
+
+/* x = M x in place for the clover block of c, one chirality at a time (2 NF temporaries). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_clover_mul_inplace)(const DIRAC_F_(dirac_clover_ref) * c,
+                                                            DIRAC_TMPL_SPINOR *x) {
+  DIRAC_UNROLL
+  for (int ch = 0; ch < 2; ++ch) {
+    DIRAC_TMPL_CPLX t[2][NF];
+    DIRAC_UNROLL
+    for (int s = 0; s < 2; ++s) {
+      DIRAC_UNROLL
+      for (int a = 0; a < NF; ++a) t[s][a] = DIRAC_F_(dirac_clover_row_mul)(c, ch, s, a, x);
+    }
+    DIRAC_UNROLL
+    for (int s = 0; s < 2; ++s) {
+      DIRAC_UNROLL
+      for (int a = 0; a < NF; ++a) x->c[2 * ch + s].c[a] = t[s][a];
+    }
+  }
+}
+
 /* out = M x for the two clover blocks M of one site (field_kinds.h: block c[ch] acts on spin
  * components 2 ch, 2 ch + 1); out must not be x. */
 HR_INLINE void DIRAC_F_(dirac_site_clover_mul)(DIRAC_TMPL_SPINOR *out, const DIRAC_TMPL_CLOVER *m,
                                                const DIRAC_TMPL_SPINOR *x) {
+  const DIRAC_F_(dirac_clover_ref) c = {m, NULL, 0, 0};
   for (int ch = 0; ch < 2; ++ch)
     for (int s = 0; s < 2; ++s)
-      for (int a = 0; a < NF; ++a) {
-        const DIRAC_TMPL_CPLX *row = m->c[ch] + (s * NF + a) * (2 * NF);
-        DIRAC_TMPL_CPLX acc = hr_cmul(row[0], x->c[2 * ch].c[0]);
-        for (int b = 1; b < NF; ++b) acc += hr_cmul(row[b], x->c[2 * ch].c[b]);
-        for (int b = 0; b < NF; ++b) acc += hr_cmul(row[NF + b], x->c[2 * ch + 1].c[b]);
-        out->c[2 * ch + s].c[a] = acc;
-      }
+      for (int a = 0; a < NF; ++a)
+        out->c[2 * ch + s].c[a] = DIRAC_F_(dirac_clover_row_mul)(&c, ch, s, a, x);
+}
+
+/* out = gamma5 r if g5, else r. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_store)(DIRAC_TMPL_SPINOR *out, int g5,
+                                                    const DIRAC_TMPL_SPINOR *r) {
+  if (g5)
+    DIRAC_SR_(_g5)(out, r);
+  else
+    *out = *r;
+}
+
+/* Diagonal part of one site in place: x = M x, with M the clover block (or its inverse) of
+ * cl, or the number f when cl is NULL. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_diag_inplace)(DIRAC_TMPL_SPINOR *x, DIRAC_TMPL_REAL f,
+                                                           const DIRAC_F_(dirac_clover_ref) * cl) {
+  if (cl != NULL)
+    DIRAC_F_(dirac_clover_mul_inplace)(cl, x);
+  else
+    DIRAC_SR_(_scale)(x, f, x);
+}
+
+/* Diagonal part of one site: out = M in, times gamma5 if g5 (dirac_site_diag_inplace on a
+ * copy of in; out may be in). */
+HR_INLINE void DIRAC_F_(dirac_site_diag_ref)(DIRAC_TMPL_SPINOR *out, int g5, DIRAC_TMPL_REAL f,
+                                             const DIRAC_F_(dirac_clover_ref) * cl,
+                                             const DIRAC_TMPL_SPINOR *in) {
+  DIRAC_TMPL_SPINOR t = *in;
+  DIRAC_F_(dirac_site_diag_inplace)(&t, f, cl);
+  DIRAC_F_(dirac_site_store)(out, g5, &t);
 }
 
 /* Diagonal part of one site: out = M in, times gamma5 if g5, with M the clover block (or its
  * inverse) `cl`, or the number f when cl is NULL. out must not be in. */
 HR_INLINE void DIRAC_F_(dirac_site_diag)(DIRAC_TMPL_SPINOR *out, int g5, DIRAC_TMPL_REAL f,
                                          const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *in) {
-  if (cl != NULL)
-    DIRAC_F_(dirac_site_clover_mul)(out, cl, in);
-  else
-    DIRAC_SR_(_scale)(out, f, in);
-  if (g5) DIRAC_SR_(_g5)(out, out);
+  const DIRAC_F_(dirac_clover_ref) c = {cl, NULL, 0, 0};
+  DIRAC_F_(dirac_site_diag_ref)(out, g5, f, cl != NULL ? &c : NULL, in);
+}
+
+/* r = M x + s r on the spin components 2 ch, 2 ch + 1 (chirality ch), which read only those
+ * components of x (M = clover block of cl, or the number diag when cl is NULL). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_plus_diag)(DIRAC_TMPL_SPINOR *r, int ch,
+                                                        DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+                                                        const DIRAC_TMPL_SPINOR *x,
+                                                        const DIRAC_F_(dirac_clover_ref) * cl) {
+  DIRAC_UNROLL
+  for (int sp = 0; sp < 2; ++sp) {
+    DIRAC_UNROLL
+    for (int a = 0; a < NF; ++a) {
+      const DIRAC_TMPL_CPLX m = cl != NULL ? DIRAC_F_(dirac_clover_row_mul)(cl, ch, sp, a, x)
+                                           : diag * x->c[2 * ch + sp].c[a];
+      r->c[2 * ch + sp].c[a] = m + s * r->c[2 * ch + sp].c[a];
+    }
+  }
 }
 
 /* The end of a hopping application at one site, given the hopping sum r (dirac_site_hop):
  *   DIRAC_HOP_PLAIN:     t = s r
- *   DIRAC_HOP_PLUS_DIAG: t = M x + s r      (M = clover block cl, or the number diag)
+ *   DIRAC_HOP_PLUS_DIAG: t = M x + s r      (M = clover block of cl, or the number diag)
  *   DIRAC_HOP_THEN_INV:  t = M^-1 (s r)     (cl = inverse block, or M^-1 = 1 / diag)
  * and out = gamma5 t if g5, else t. x and cl may be NULL where the mode does not use them;
- * r is overwritten. */
+ * t is formed in r, component by component (no second spinor: GPU registers). */
+HR_INLINE void DIRAC_F_(dirac_site_finish_ref)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
+                                               DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+                                               const DIRAC_TMPL_SPINOR *x,
+                                               const DIRAC_F_(dirac_clover_ref) * cl,
+                                               DIRAC_TMPL_SPINOR *r) {
+  if (mode == DIRAC_HOP_PLUS_DIAG) {
+    DIRAC_UNROLL
+    for (int ch = 0; ch < 2; ++ch) DIRAC_F_(dirac_site_plus_diag)(r, ch, s, diag, x, cl);
+  } else if (mode == DIRAC_HOP_THEN_INV) {
+    DIRAC_SR_(_scale)(r, s, r);
+    DIRAC_F_(dirac_site_diag_inplace)(r, (DIRAC_TMPL_REAL)1 / diag, cl);
+  } else {
+    DIRAC_SR_(_scale)(r, s, r);
+  }
+  DIRAC_F_(dirac_site_store)(out, g5, r);
+}
+
+/* dirac_site_finish_ref with the host clover element cl (NULL: the number diag). */
 HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
                                            DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
                                            const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl,
                                            DIRAC_TMPL_SPINOR *r) {
-  DIRAC_TMPL_SPINOR t;
-  if (mode == DIRAC_HOP_PLUS_DIAG) {
-    DIRAC_F_(dirac_site_diag)(&t, 0, diag, cl, x);
-    DIRAC_SR_(_mul_add)(&t, &t, s, r);
-  } else if (mode == DIRAC_HOP_THEN_INV) {
-    DIRAC_SR_(_scale)(r, s, r);
-    DIRAC_F_(dirac_site_diag)(&t, 0, (DIRAC_TMPL_REAL)1 / diag, cl, r);
-  } else {
-    DIRAC_SR_(_scale)(&t, s, r);
-  }
-  if (g5)
-    DIRAC_SR_(_g5)(out, &t);
-  else
-    *out = t;
+  const DIRAC_F_(dirac_clover_ref) c = {cl, NULL, 0, 0};
+  DIRAC_F_(dirac_site_finish_ref)(out, mode, g5, s, diag, x, cl != NULL ? &c : NULL, r);
 }
 
 #undef DIRAC_F_

@@ -14,6 +14,7 @@
 
 #define DGPU_SFX
 #define DGPU_SPINOR suNf_spinor
+#define DGPU_VEC suNf_vector
 #define DGPU_MAT suNf
 #define DGPU_CLOVER suNf_clover
 #define DGPU_REAL double
@@ -22,6 +23,7 @@
 
 #define DGPU_SFX _flt
 #define DGPU_SPINOR suNf_spinor_flt
+#define DGPU_VEC suNf_vector_flt
 #define DGPU_MAT suNf_flt
 #define DGPU_CLOVER suNf_clover_flt
 #define DGPU_REAL float

@@ -1,6 +1,6 @@
 /* dirac_gpu_template.h -- the kernels and launchers of dirac_gpu.c for one precision; included
- * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_MAT,
- * DGPU_CLOVER and DGPU_REAL defined; they are undefined at the end. */
+ * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_VEC,
+ * DGPU_MAT, DGPU_CLOVER and DGPU_REAL defined; they are undefined at the end. */
 
 /* The parameters must be defined by the includer. */
 #ifndef DGPU_SFX
@@ -8,6 +8,9 @@
 #endif
 #ifndef DGPU_SPINOR
 #error "dirac_gpu_template.h: define DGPU_SPINOR (the spinor type) before including"
+#endif
+#ifndef DGPU_VEC
+#error "dirac_gpu_template.h: define DGPU_VEC (the colour vector type) before including"
 #endif
 #ifndef DGPU_MAT
 #error "dirac_gpu_template.h: define DGPU_MAT (the link matrix type) before including"
@@ -26,30 +29,40 @@
 #define DGPU_RD_(type) HR_CAT(read_gpu_, type)
 #define DGPU_WR_(type) HR_CAT(write_gpu_, type)
 
-/* One direction of the hopping sum at site ix: reads the neighbour spinor and the link, then
- * r (+)= (1 + sg gamma_mu) W psi (dirac_site_hop_dir: projection, two mat-vecs, reconstruction,
- * accumulation), so that only one neighbour and one link are live at a time. */
+/* The half spinor h of (1 + sg gamma_mu) psi at the neighbour site iy, projected while its
+ * spin components are read (two colour vectors live at a time, not the whole spinor). */
+HR_INLINE void DGPU_(dirac_gpu_project)(HR_CAT(dirac_half_spinor, DGPU_SFX) * h,
+                                        const dirac_gpu_args *a, int iy, int mu, int sg) {
+  const DGPU_SPINOR *in = (const DGPU_SPINOR *)a->in;
+  HR_GPU_SITE_AT(a->isites, iy, e, off, len);
+  DIRAC_UNROLL
+  for (int r = 0; r < 2; ++r) {
+    DGPU_VEC upper, lower;
+    DGPU_RD_(DGPU_VEC)(len, &upper, in + off, e - off, r);
+    DGPU_RD_(DGPU_VEC)(len, &lower, in + off, e - off, dirac_spin_partner(mu, r));
+    HR_CAT(dirac_spin_project_row, DGPU_SFX)(&h->c[r], mu, sg, r, &upper, &lower);
+  }
+}
+
+/* One direction of the hopping sum at site ix: projects the neighbour spinor while reading it,
+ * reads the link, then r (+)= (1 + sg gamma_mu) W psi (dirac_site_hop_dir_half: two
+ * mat-vecs, reconstruction, accumulation), so that only a half spinor and one link are live
+ * besides r. */
 HR_INLINE void DGPU_(dirac_gpu_hop_dir)(const dirac_gpu_args *a, int ix, int ex, int ux_off,
                                         int ux_len, int mu, int sg, int first, DGPU_SPINOR *r) {
-  const DGPU_SPINOR *in = (const DGPU_SPINOR *)a->in;
   const DGPU_MAT *u = (const DGPU_MAT *)a->u;
-  DGPU_SPINOR psi;
+  HR_CAT(dirac_half_spinor, DGPU_SFX) h;
   DGPU_MAT w;
   if (sg < 0) {
-    const int iy = a->iup[4 * ix + mu];
-    HR_GPU_SITE_AT(a->isites, iy, e, off, len);
-    DGPU_RD_(DGPU_SPINOR)(len, &psi, in + off, e - off, 0);
+    DGPU_(dirac_gpu_project)(&h, a, a->iup[4 * ix + mu], mu, sg);
     DGPU_RD_(DGPU_MAT)(ux_len, &w, u + 4 * ux_off, ex - ux_off, mu);
   } else {
     const int iz = a->idn[4 * ix + mu];
-    {
-      HR_GPU_SITE_AT(a->isites, iz, e, off, len);
-      DGPU_RD_(DGPU_SPINOR)(len, &psi, in + off, e - off, 0);
-    }
+    DGPU_(dirac_gpu_project)(&h, a, iz, mu, sg);
     HR_GPU_SITE_AT(a->usites, iz, e, off, len);
     DGPU_RD_(DGPU_MAT)(len, &w, u + 4 * off, e - off, mu);
   }
-  DGPU_(dirac_site_hop_dir)(r, mu, sg, first, &psi, &w);
+  HR_CAT(dirac_site_hop_dir_half, DGPU_SFX)(r, mu, sg, first, &h, &w);
 }
 
 /* The hopping application at one output site, for one variant (mode, g5, clover): constants
@@ -67,19 +80,25 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
   DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 2, +1, 0, &r);
   DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 3, -1, 0, &r);
   DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 3, +1, 0, &r);
+  HR_GPU_LOAD_BARRIER(); /* the epilogue's loads stay after the hopping sum */
   HR_GPU_SITE_AT(a->osites, ix, eo, o_off, o_len);
-  DGPU_SPINOR xv;
-  const DGPU_SPINOR *px = NULL;
-  if (mode == DIRAC_HOP_PLUS_DIAG) {
-    DGPU_RD_(DGPU_SPINOR)(o_len, &xv, (const DGPU_SPINOR *)a->x + o_off, eo - o_off, 0);
-    px = &xv;
-  }
-  if (has_cl) {
-    DGPU_CLOVER c;
-    DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a->cl + ux_off, ex - ux_off, 0);
-    DGPU_(dirac_site_finish)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, &c, &r);
+  /* the clover block is read an entry at a time where it is used */
+  const HR_CAT(dirac_clover_ref, DGPU_SFX) c = {NULL, (const DGPU_CLOVER *)a->cl + ux_off, ux_len,
+                                                ex - ux_off};
+  const HR_CAT(dirac_clover_ref, DGPU_SFX) *pc = has_cl ? &c : NULL;
+  if (mode == DIRAC_HOP_PLUS_DIAG) { /* x a chirality at a time, then the plain epilogue */
+    DIRAC_UNROLL
+    for (int ch = 0; ch < 2; ++ch) {
+      HR_GPU_LOAD_BARRIER(); /* one chirality of x and of the block live at a time */
+      DGPU_SPINOR xv;
+      const DGPU_SPINOR *xb = (const DGPU_SPINOR *)a->x + o_off;
+      DGPU_RD_(DGPU_VEC)(o_len, &xv.c[2 * ch], xb, eo - o_off, 2 * ch);
+      DGPU_RD_(DGPU_VEC)(o_len, &xv.c[2 * ch + 1], xb, eo - o_off, 2 * ch + 1);
+      DGPU_(dirac_site_plus_diag)(&r, ch, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, &xv, pc);
+    }
+    DGPU_(dirac_site_store)(&o, g5, &r);
   } else {
-    DGPU_(dirac_site_finish)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, px, NULL, &r);
+    DGPU_(dirac_site_finish_ref)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, NULL, pc, &r);
   }
   DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a->out + o_off, eo - o_off, 0);
 }
@@ -119,12 +138,13 @@ HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, in
       DGPU_RD_(DGPU_SPINOR)(o_len, &v, (const DGPU_SPINOR *)a.in + o_off, eo - o_off, 0);
       if (a.cl != NULL) {
         HR_GPU_SITE_AT(a.usites, ix, ex, ux_off, ux_len);
-        DGPU_CLOVER c;
-        DGPU_RD_(DGPU_CLOVER)(ux_len, &c, (const DGPU_CLOVER *)a.cl + ux_off, ex - ux_off, 0);
-        DGPU_(dirac_site_diag)(&o, a.g5, (DGPU_REAL)a.diag, &c, &v);
+        const HR_CAT(dirac_clover_ref, DGPU_SFX) c = {NULL, (const DGPU_CLOVER *)a.cl + ux_off,
+                                                      ux_len, ex - ux_off};
+        DGPU_(dirac_site_diag_inplace)(&v, (DGPU_REAL)a.diag, &c);
       } else {
-        DGPU_(dirac_site_diag)(&o, a.g5, (DGPU_REAL)a.diag, NULL, &v);
+        DGPU_(dirac_site_diag_inplace)(&v, (DGPU_REAL)a.diag, NULL);
       }
+      DGPU_(dirac_site_store)(&o, a.g5, &v);
       DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a.out + o_off, eo - o_off, 0);
     }
   }
@@ -162,6 +182,7 @@ void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a
 #undef DGPU_REGS
 #undef DGPU_SFX
 #undef DGPU_SPINOR
+#undef DGPU_VEC
 #undef DGPU_MAT
 #undef DGPU_CLOVER
 #undef DGPU_REAL
