@@ -65,7 +65,7 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 /* double precision */
 /* Full unrolling of a short loop with a compile-time trip count in device code (the indices
  * of the spin components must be constants, or the spinor goes to local memory). */
-#ifdef __CUDACC__
+#ifdef __CUDA_ARCH__ /* the device pass of nvcc (its host compiler does not know the pragma) */
 #define DIRAC_UNROLL _Pragma("unroll")
 #else
 #define DIRAC_UNROLL

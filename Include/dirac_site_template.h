@@ -278,36 +278,34 @@ HR_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
 /* ----------------------------------------------------------- diagonal part and epilogue
  * Shared by the CPU loops and the GPU kernels (LibHR/Dirac). */
 
-/* A site's clover block (or its inverse): the host element m, or (m == NULL) element e of a
- * device piece of len elements at dev (gpu.h layout), whose entries are read one at a time
- * where they are used (a whole block does not fit in the registers of a GPU thread). */
+/* A site's clover block (or its inverse) as strided entries: entry k of chirality block ch
+ * (row-major, field_kinds.h) is base[(ch 4 NF^2 + k) stride]. A host element has stride 1
+ * (dirac_clover_host); element e of a device piece of len elements has base at unit e of
+ * the piece and stride len (gpu.h layout), so a GPU thread reads the block an entry at a time
+ * where it is used (the block does not fit in its registers). */
 typedef struct {
-  const DIRAC_TMPL_CLOVER *m;
-  const DIRAC_TMPL_CLOVER *dev;
-  int len, e;
+  const DIRAC_TMPL_CPLX *base;
+  size_t stride;
 } DIRAC_F_(dirac_clover_ref);
 
-/* Entry (row, col) of chirality block ch of the clover block of c. */
-DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_entry)(const DIRAC_F_(dirac_clover_ref) *
-                                                                     c,
-                                                                 int ch, int row, int col) {
-  const int k = row * (2 * NF) + col;
-  if (c->m != NULL) return c->m->c[ch][k];
-  return ((const DIRAC_TMPL_CPLX *)c->dev)[HR_GPU_UNIT_INDEX(c->len, c->e, ch * 4 * NF * NF + k)];
+/* The reference of a host clover element. */
+DIRAC_ALWAYS_INLINE DIRAC_F_(dirac_clover_ref)
+    DIRAC_F_(dirac_clover_host)(const DIRAC_TMPL_CLOVER *m) {
+  const DIRAC_F_(dirac_clover_ref) c = {&m->c[0][0], 1};
+  return c;
 }
 
 /* Component (spin 2 ch + s, colour a) of M x, M the clover block of c: row s NF + a of its
  * block ch times the spin components 2 ch, 2 ch + 1 of x. */
 DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_row_mul)(
     const DIRAC_F_(dirac_clover_ref) * c, int ch, int s, int a, const DIRAC_TMPL_SPINOR *x) {
-  const int row = s * NF + a;
-  DIRAC_TMPL_CPLX acc = hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, 0), x->c[2 * ch].c[0]);
+  const DIRAC_TMPL_CPLX *row =
+      c->base + (size_t)(ch * 4 * NF * NF + (s * NF + a) * 2 * NF) * c->stride;
+  DIRAC_TMPL_CPLX acc = hr_cmul(row[0], x->c[2 * ch].c[0]);
   DIRAC_UNROLL
-  for (int b = 1; b < NF; ++b)
-    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, b), x->c[2 * ch].c[b]);
+  for (int b = 1; b < NF; ++b) acc += hr_cmul(row[b * c->stride], x->c[2 * ch].c[b]);
   DIRAC_UNROLL
-  for (int b = 0; b < NF; ++b)
-    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, NF + b), x->c[2 * ch + 1].c[b]);
+  for (int b = 0; b < NF; ++b) acc += hr_cmul(row[(NF + b) * c->stride], x->c[2 * ch + 1].c[b]);
   return acc;
 }
 
@@ -334,7 +332,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_clover_mul_inplace)(const DIRAC_F_(dirac
  * components 2 ch, 2 ch + 1); out must not be x. */
 HR_INLINE void DIRAC_F_(dirac_site_clover_mul)(DIRAC_TMPL_SPINOR *out, const DIRAC_TMPL_CLOVER *m,
                                                const DIRAC_TMPL_SPINOR *x) {
-  const DIRAC_F_(dirac_clover_ref) c = {m, NULL, 0, 0};
+  const DIRAC_F_(dirac_clover_ref) c = DIRAC_F_(dirac_clover_host)(m);
   for (int ch = 0; ch < 2; ++ch)
     for (int s = 0; s < 2; ++s)
       for (int a = 0; a < NF; ++a)
@@ -360,22 +358,15 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_diag_inplace)(DIRAC_TMPL_SPINOR *x,
     DIRAC_SR_(_scale)(x, f, x);
 }
 
-/* Diagonal part of one site: out = M in, times gamma5 if g5 (dirac_site_diag_inplace on a
- * copy of in; out may be in). */
-HR_INLINE void DIRAC_F_(dirac_site_diag_ref)(DIRAC_TMPL_SPINOR *out, int g5, DIRAC_TMPL_REAL f,
-                                             const DIRAC_F_(dirac_clover_ref) * cl,
-                                             const DIRAC_TMPL_SPINOR *in) {
-  DIRAC_TMPL_SPINOR t = *in;
-  DIRAC_F_(dirac_site_diag_inplace)(&t, f, cl);
-  DIRAC_F_(dirac_site_store)(out, g5, &t);
-}
-
 /* Diagonal part of one site: out = M in, times gamma5 if g5, with M the clover block (or its
  * inverse) `cl`, or the number f when cl is NULL. out must not be in. */
 HR_INLINE void DIRAC_F_(dirac_site_diag)(DIRAC_TMPL_SPINOR *out, int g5, DIRAC_TMPL_REAL f,
                                          const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *in) {
-  const DIRAC_F_(dirac_clover_ref) c = {cl, NULL, 0, 0};
-  DIRAC_F_(dirac_site_diag_ref)(out, g5, f, cl != NULL ? &c : NULL, in);
+  if (cl != NULL)
+    DIRAC_F_(dirac_site_clover_mul)(out, cl, in);
+  else
+    DIRAC_SR_(_scale)(out, f, in);
+  if (g5) DIRAC_SR_(_g5)(out, out);
 }
 
 /* r = M x + s r on the spin components 2 ch, 2 ch + 1 (chirality ch), which read only those
@@ -399,32 +390,44 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_plus_diag)(DIRAC_TMPL_SPINOR *r, in
  *   DIRAC_HOP_PLAIN:     t = s r
  *   DIRAC_HOP_PLUS_DIAG: t = M x + s r      (M = clover block of cl, or the number diag)
  *   DIRAC_HOP_THEN_INV:  t = M^-1 (s r)     (cl = inverse block, or M^-1 = 1 / diag)
- * and out = gamma5 t if g5, else t. x and cl may be NULL where the mode does not use them;
- * t is formed in r, component by component (no second spinor: GPU registers). */
-HR_INLINE void DIRAC_F_(dirac_site_finish_ref)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
-                                               DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
-                                               const DIRAC_TMPL_SPINOR *x,
-                                               const DIRAC_F_(dirac_clover_ref) * cl,
-                                               DIRAC_TMPL_SPINOR *r) {
+ * and out = gamma5 t if g5, else t, with t formed in r (no second spinor: GPU registers).
+ * x and cl may be NULL where the mode does not use them. The GPU kernels call it with the
+ * device reference of the block; the CPU loops call dirac_site_finish. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_finish_ref)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
+                                                         DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+                                                         const DIRAC_TMPL_SPINOR *x,
+                                                         const DIRAC_F_(dirac_clover_ref) * cl,
+                                                         DIRAC_TMPL_SPINOR *r) {
   if (mode == DIRAC_HOP_PLUS_DIAG) {
     DIRAC_UNROLL
     for (int ch = 0; ch < 2; ++ch) DIRAC_F_(dirac_site_plus_diag)(r, ch, s, diag, x, cl);
-  } else if (mode == DIRAC_HOP_THEN_INV) {
-    DIRAC_SR_(_scale)(r, s, r);
-    DIRAC_F_(dirac_site_diag_inplace)(r, (DIRAC_TMPL_REAL)1 / diag, cl);
   } else {
     DIRAC_SR_(_scale)(r, s, r);
+    if (mode == DIRAC_HOP_THEN_INV)
+      DIRAC_F_(dirac_site_diag_inplace)(r, (DIRAC_TMPL_REAL)1 / diag, cl);
   }
   DIRAC_F_(dirac_site_store)(out, g5, r);
 }
 
-/* dirac_site_finish_ref with the host clover element cl (NULL: the number diag). */
+/* The end of a hopping application on the CPU: the operations of dirac_site_finish_ref, staged
+ * through a second spinor t (whole-spinor loops, which the CPU vectorises better; the GPU
+ * kernels form t in r to save registers), with the host clover element cl (NULL: the number
+ * diag). r is overwritten. */
 HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
                                            DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
                                            const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl,
                                            DIRAC_TMPL_SPINOR *r) {
-  const DIRAC_F_(dirac_clover_ref) c = {cl, NULL, 0, 0};
-  DIRAC_F_(dirac_site_finish_ref)(out, mode, g5, s, diag, x, cl != NULL ? &c : NULL, r);
+  DIRAC_TMPL_SPINOR t;
+  if (mode == DIRAC_HOP_PLUS_DIAG) {
+    DIRAC_F_(dirac_site_diag)(&t, 0, diag, cl, x);
+    DIRAC_SR_(_mul_add)(&t, &t, s, r);
+  } else if (mode == DIRAC_HOP_THEN_INV) {
+    DIRAC_SR_(_scale)(r, s, r);
+    DIRAC_F_(dirac_site_diag)(&t, 0, (DIRAC_TMPL_REAL)1 / diag, cl, r);
+  } else {
+    DIRAC_SR_(_scale)(&t, s, r);
+  }
+  DIRAC_F_(dirac_site_store)(out, g5, &t);
 }
 
 #undef DIRAC_F_

@@ -58,11 +58,6 @@ typedef struct {
   X(suNf_field, suNf_field_flt)                                                                \
   X(clover_field, clover_field_flt)
 
-/* Device layout (gpu.h): unit k of the element at index ix of a piece of `stride` elements
- * lies at position k * stride + ix of the piece, counted in units (the address that
- * read_gpu_<type> / write_gpu_<type> form for component comp, unit u: k = comp n + u). */
-#define HR_GPU_UNIT_INDEX(stride, ix, k) ((size_t)(k) * (size_t)(stride) + (size_t)(ix))
-
 /* value type, device component unit */
 #define HR_GPU_SITE_TYPES(X)                                                                   \
   X(suNf_vector, hr_complex)                                                                   \

@@ -18,6 +18,7 @@
 #define DGPU_MAT suNf
 #define DGPU_CLOVER suNf_clover
 #define DGPU_REAL double
+#define DGPU_CPLX hr_complex
 #define DGPU_REGS 128
 #include "dirac_gpu_template.h"
 
@@ -27,6 +28,7 @@
 #define DGPU_MAT suNf_flt
 #define DGPU_CLOVER suNf_clover_flt
 #define DGPU_REAL float
+#define DGPU_CPLX hr_complex_flt
 #define DGPU_REGS 96
 #include "dirac_gpu_template.h"
 

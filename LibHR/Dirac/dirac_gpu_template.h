@@ -1,6 +1,6 @@
 /* dirac_gpu_template.h -- the kernels and launchers of dirac_gpu.c for one precision; included
  * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_VEC,
- * DGPU_MAT, DGPU_CLOVER and DGPU_REAL defined; they are undefined at the end. */
+ * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX and DGPU_REAL defined; they are undefined at the end. */
 
 /* The parameters must be defined by the includer. */
 #ifndef DGPU_SFX
@@ -21,6 +21,9 @@
 #ifndef DGPU_REGS
 #error "dirac_gpu_template.h: define DGPU_REGS (the register budget of the kernels) before including"
 #endif
+#ifndef DGPU_CPLX
+#error "dirac_gpu_template.h: define DGPU_CPLX (the complex type) before including"
+#endif
 #ifndef DGPU_REAL
 #error "dirac_gpu_template.h: define DGPU_REAL (the real type) before including"
 #endif
@@ -28,6 +31,16 @@
 #define DGPU_(name) HR_CAT(name, DGPU_SFX)
 #define DGPU_RD_(type) HR_CAT(read_gpu_, type)
 #define DGPU_WR_(type) HR_CAT(write_gpu_, type)
+
+/* The strided reference (dirac_clover_ref) of the clover element ex of the device piece at
+ * offset off with len elements, in the clover field cl. */
+HR_INLINE HR_CAT(dirac_clover_ref, DGPU_SFX)
+    DGPU_(dirac_gpu_clover_ref)(const void *cl, int off, int len, int ex) {
+  HR_CAT(dirac_clover_ref, DGPU_SFX) c;
+  c.base = (const DGPU_CPLX *)((const DGPU_CLOVER *)cl + off) + (ex - off);
+  c.stride = (size_t)len;
+  return c;
+}
 
 /* The half spinor h of (1 + sg gamma_mu) psi at the neighbour site iy, projected while its
  * spin components are read (two colour vectors live at a time, not the whole spinor). */
@@ -83,8 +96,7 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
   HR_GPU_LOAD_BARRIER(); /* the epilogue's loads stay after the hopping sum */
   HR_GPU_SITE_AT(a->osites, ix, eo, o_off, o_len);
   /* the clover block is read an entry at a time where it is used */
-  const HR_CAT(dirac_clover_ref, DGPU_SFX) c = {NULL, (const DGPU_CLOVER *)a->cl + ux_off, ux_len,
-                                                ex - ux_off};
+  const HR_CAT(dirac_clover_ref, DGPU_SFX) c = DGPU_(dirac_gpu_clover_ref)(a->cl, ux_off, ux_len, ex);
   const HR_CAT(dirac_clover_ref, DGPU_SFX) *pc = has_cl ? &c : NULL;
   if (mode == DIRAC_HOP_PLUS_DIAG) { /* x a chirality at a time, then the plain epilogue */
     DIRAC_UNROLL
@@ -138,8 +150,8 @@ HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, in
       DGPU_RD_(DGPU_SPINOR)(o_len, &v, (const DGPU_SPINOR *)a.in + o_off, eo - o_off, 0);
       if (a.cl != NULL) {
         HR_GPU_SITE_AT(a.usites, ix, ex, ux_off, ux_len);
-        const HR_CAT(dirac_clover_ref, DGPU_SFX) c = {NULL, (const DGPU_CLOVER *)a.cl + ux_off,
-                                                      ux_len, ex - ux_off};
+        const HR_CAT(dirac_clover_ref, DGPU_SFX) c =
+            DGPU_(dirac_gpu_clover_ref)(a.cl, ux_off, ux_len, ex);
         DGPU_(dirac_site_diag_inplace)(&v, (DGPU_REAL)a.diag, &c);
       } else {
         DGPU_(dirac_site_diag_inplace)(&v, (DGPU_REAL)a.diag, NULL);
@@ -186,3 +198,4 @@ void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a
 #undef DGPU_MAT
 #undef DGPU_CLOVER
 #undef DGPU_REAL
+#undef DGPU_CPLX
