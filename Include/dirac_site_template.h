@@ -1,9 +1,9 @@
 /* dirac_site_template.h -- the per-site Wilson hopping kernel and its epilogue (diagonal term,
  * clover block read from a host element or an entry at a time from the device layout),
- * written once for both precisions. No include guard: dirac_site.h includes it once per precision after defining
- * DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR, DIRAC_TMPL_VEC,
- * DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX and DIRAC_TMPL_CLOVER; they
- * are undefined at the end.
+ * written once for both precisions. No include guard: dirac_site.h includes it once per
+ * precision after defining DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR,
+ * DIRAC_TMPL_VEC, DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX and
+ * DIRAC_TMPL_CLOVER; they are undefined at the end.
  *
  * The projection uses the block form of gamma.h: with gamma_mu = [[0, A], [A^+, 0]] and
  * s = -1 (forward, 1 - gamma_mu) or +1 (backward, 1 + gamma_mu),
