@@ -221,6 +221,11 @@ int main(int argc, char **argv) {
   dirac_bc_read_input(&bc, in);
   momentum_input m;
   read_momentum_input(in, &m);
+  if (m.quark && dirac_bc_open_t(&bc))
+    input_fail(in, NULL, "bc_t", "the quark propagator has its point source at the origin, "
+               "t = 0, an outer time slice of open boundaries, where the quark fields vanish "
+               "(Doc/dirac.md): use bc_t = antiperiodic or periodic (the zero links U_0(T-1) of "
+               "an open-boundary configuration still cut the time direction)");
   input_finish(in);
   if (nconf == 0)
     hr_fatal(HR_EXIT_INPUT, "momentum: no configuration given\nusage: momentum -i INPUT_FILE "

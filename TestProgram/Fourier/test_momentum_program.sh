@@ -9,7 +9,8 @@
 #     a second Landau fixing below the tolerance after 0 iterations);
 #  2. every build: impossible values stop before any work with exit code 2 and
 #     "file:line: key: ..." (gf:type = diagonal, gf:tolerance = -1, gf:save with gf:type =
-#     none); a missing configuration stops with exit code 3.
+#     none, bc_t = open with the quark propagator); a missing configuration stops with exit
+#     code 3.
 # Exit: 0 pass, 1 fail, 77 skip (a build without FFTW).
 prog=../../Measure/momentum
 src=${HR_SRCDIR:-../..}
@@ -76,6 +77,7 @@ bad() { # bad NAME SED-EXPRESSION EXPECTED-MESSAGE LINE-PATTERN
 bad type 's/^gf:type = .*/gf:type = diagonal/' "gf:type:" "^gf:type"
 bad tolerance 's/^gf:tolerance = .*/gf:tolerance = -1/' "gf:tolerance:" "^gf:tolerance"
 bad savenone 's/^gf:type = .*/gf:type = none/; s|^// gf:save = .*|gf:save = x|' "gf:save: nothing to save" "^gf:save"
+bad openquark 's/^bc_t = .*/bc_t = open/' "bc_t: the quark propagator has its point source at the origin" "^bc_t"
 "$prog" -i "$input" $work/no_such_file > $work/missing.out 2>&1
 rc=$?
 check "missing configuration: exit code 3 (got $rc)" test $rc -eq 3
