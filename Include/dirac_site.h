@@ -62,7 +62,6 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #define DIRAC_SIMD 0
 #endif
 
-/* double precision */
 /* Full unrolling of a short loop with a compile-time trip count in device code (the indices
  * of the spin components must be constants, or the spinor goes to local memory). */
 #ifdef __CUDA_ARCH__ /* the device pass of nvcc (its host compiler does not know the pragma) */
@@ -78,6 +77,7 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
   return 2 + perm[mu][r];
 }
 
+/* double precision */
 #define DIRAC_TMPL_SFX
 #define DIRAC_TMPL_SPINOR suNf_spinor
 #define DIRAC_TMPL_VEC suNf_vector

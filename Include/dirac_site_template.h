@@ -38,8 +38,6 @@
 #endif
 
 #define DIRAC_F_(name) HR_CAT(name, DIRAC_TMPL_SFX)
-#define DIRAC_VR_(op) HR_CAT(DIRAC_TMPL_VEC, op)
-#define DIRAC_MR_(op) HR_CAT(DIRAC_TMPL_MAT, op)
 #define DIRAC_SR_(op) HR_CAT(DIRAC_TMPL_SPINOR, op)
 
 /* Half spinor: the two independent colour vectors of (1 -/+ gamma_mu) psi. */
@@ -431,9 +429,7 @@ HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int
 }
 
 #undef DIRAC_F_
-#undef DIRAC_VR_
 #undef DIRAC_SR_
-#undef DIRAC_MR_
 #undef DIRAC_TMPL_SFX
 #undef DIRAC_TMPL_SPINOR
 #undef DIRAC_TMPL_VEC

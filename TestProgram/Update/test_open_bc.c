@@ -9,7 +9,8 @@
  *  - the spectral range of Q^2 (m0 = 1.5) is that of the inner block, above the eigenvalue 1
  *    of the outer identity block;
  *  - fermion force (hmc monomial) with open bc and cF = 1.2, csw = 0 and 1.3, against finite
- *    differences of its action (1e-6);
+ *    differences of its action (1e-6), for a Gaussian pseudofermion field with components on
+ *    the outer slices (the force zeroes them in L and R);
  *  - HMC with open bc (gauge cG = 1.3 with rectangles + clover fermions with cF = 1.2): after a
  *    trajectory the links U_0(T-1) are exactly zero; the integration is reversible (1e-10);
  *  - --stored DIR (SU(3) only: the stored file is SU(3)): the action of the open-boundary
@@ -67,6 +68,15 @@ static double boundary_links_max(const suNg_field *u) {
   return m;
 }
 
+/* The default fermion boundary conditions with open time boundaries and coefficient cF. */
+static dirac_bc open_bc(double cf) {
+  dirac_bc bc;
+  dirac_bc_default(&bc);
+  bc.kind[0] = HR_BC_OPEN;
+  bc.cf = cf;
+  return bc;
+}
+
 /* Gauge action at exp(t X) u. */
 static double gauge_at(const suNg_field *u, suNg_field *ut, const suNg_av_field *x, double t,
                        double beta, double c1, const gauge_boundary *b) {
@@ -114,10 +124,8 @@ static void check_gauge_force(const suNg_field *u, suNg_field *ut, suNg_av_field
 static void check_open_operator(const suNg_field *u) {
   spinor_field *s = alloc_spinor_field(4, &glattice);
   gaussian_spinor_field(&s[0]);
-  dirac_bc open, per;
-  dirac_bc_default(&open);
-  open.kind[0] = HR_BC_OPEN;
-  open.cf = 1.2;
+  const dirac_bc open = open_bc(1.2);
+  dirac_bc per;
   dirac_bc_default(&per);
   per.kind[0] = HR_BC_PERIODIC;
   const double csws[2] = {0.0, 1.3}, m0 = 0.1;
@@ -174,9 +182,7 @@ static void check_open_operator(const suNg_field *u) {
  * block: for a heavy quark (m0 = 1.5) its smallest eigenvalue lies well above the eigenvalue 1
  * of the identity on the outer slices, which a start vector with outer components would find. */
 static void check_open_spectrum(const suNg_field *u) {
-  dirac_bc bc;
-  dirac_bc_default(&bc);
-  bc.kind[0] = HR_BC_OPEN;
+  const dirac_bc bc = open_bc(1.0);
   const dirac_op D = dirac_op_make(u, 1.5, 0.0, &bc);
   double lmin, lmax;
   dirac_q2_spectrum(&lmin, &lmax, &D, 30, 60);
@@ -202,13 +208,15 @@ static void check_fermion_force(const suNg_field *u, suNg_field *ut, suNg_av_fie
     par.kind = FERMION_MONOMIAL_HMC;
     par.m0 = 0.1;
     par.csw = csws[c];
-    par.bc.kind[0] = HR_BC_OPEN;
-    par.bc.cf = 1.2;
+    par.bc = open_bc(1.2);
     par.bc.theta[1] = 0.3;
     par.mt_prec = 1e-14;
     par.force_prec = 1e-14;
     fermion_monomial *m = fermion_monomial_new(&par);
     fermion_monomial_heatbath(m, u);
+    /* a pseudofermion field with outer-slice components (the heatbath zeroes them): the
+     * force must be the derivative of the action for any field */
+    gaussian_spinor_field(m->phi);
     gaussian_momenta(x);
     zero_suNg_av_field(p);
     fermion_monomial_force_update(m, u, p, -1.0);
@@ -243,9 +251,7 @@ static void check_hmc(suNg_field *u) {
   h.monomial[h.nmonomials++] = hmc_monomial_gauge_bc(5.5, GAUGE_C1_SYMANZIK, &gb, 1);
   hmc_fermion_setup fs;
   fs.csw = 1.3;
-  dirac_bc_default(&fs.bc);
-  fs.bc.kind[0] = HR_BC_OPEN;
-  fs.bc.cf = 1.2;
+  fs.bc = open_bc(1.2);
   stout_params_default(&fs.smear);
   hmc_fermion_params fp = {0.2, 0, 1e-14, 1e-14, 0};
   h.monomial[h.nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
