@@ -1,10 +1,12 @@
 /* speed_test_diracoperator.c -- speed of the Wilson and Wilson-clover operators on the lattice
  * and process grid of the input file, in double and single precision. One line per operator:
  *   op=<name> prec=<double|single> lattice=<TxXxYxZ> ranks=<n> threads=<n> ms_per_call=<>
- *   gflops=<> GBps=<> roofline_fraction=<>
- * Operators: hopping (even <- odd hopping term Dphi_), Dphi (full lattice), g5Dphi_eopre_sq
- * (Wilson), Dphi_eopre_clover (clover even/odd preconditioned operator), and the list in
- * the input key `ops`. Flops: the standard count (printed at start): hopping term
+ *   ns_per_site=<> bytes_per_site=<> gflops=<> GBps=<> roofline_fraction=<>
+ * (ns and bytes per output site: per even site for the even/odd operators), after a line
+ * with the vector instructions of the CPU kernels (configure --with-simd) and the compiler
+ * flags of the library. Operators: hopping (even <- odd hopping term Dphi_hop), Dphi (full
+ * Wilson operator), Dphi_clover (full Wilson-clover operator), g5Dphi_eopre_sq (Wilson),
+ * Dphi_eopre_clover (clover even/odd preconditioned operator). Flops: the standard count (printed at start): hopping term
  * 128 NF^2 + 56 NF per output site (1320 for SU(3) fundamental), plus the diagonal terms
  * (see Doc/dirac.md). Bytes: the unavoidable traffic; for the hopping term per output site
  * 8 links, one input and one output spinor (1536 B double SU(3) fundamental). The ceiling is
@@ -137,6 +139,8 @@ int main(int argc, char **argv) {
   bench_op ops[] = {
       {"hopping", 0, &glat_even, &glat_odd, hop, hop_b, Dphi_hop, Dphi_hop_flt},
       {"Dphi", 0, &glattice, &glattice, hop + diag_flop, hop_b + sp, Dphi, Dphi_flt},
+      {"Dphi_clover", 1, &glattice, &glattice, hop + clov_flop + 16. * NF, hop_b + sp + blk_b,
+       Dphi, Dphi_flt},
       {"g5Dphi_eopre_sq", 0, &glat_even, &glat_even, 2 * (2 * hop + diag_flop + inv_flop),
        2 * (2 * hop_b + sp), g5Dphi_eopre_sq, g5Dphi_eopre_sq_flt},
       {"Dphi_eopre_clover", 1, &glat_even, &glat_even,
@@ -144,7 +148,7 @@ int main(int argc, char **argv) {
   };
   const int nops = (int)(sizeof ops / sizeof ops[0]);
 
-  double nsites_local[4];
+  double nsites_local[sizeof ops / sizeof ops[0]];
   for (int k = 0; k < nops; k++) {
     nsites_local[k] = 0;
     _MASTER_FOR(ops[k].out_g, ix) nsites_local[k] += 1;
@@ -161,6 +165,8 @@ int main(int argc, char **argv) {
           "footprint=512MB GBps=%.2f (summed over %d ranks)\n", footprint / 1048576., triad,
           triad_big, hr_nranks());
   lprintf("BENCH", 0, "overlap of communication: %s\n", dirac_comm_overlap() ? "on" : "off");
+  lprintf("BENCH", 0, "CPU Dirac kernels: %s (%s); library built with: %s\n", HR_SIMD,
+          HR_SIMD_CFLAGS, HR_BUILD_CFLAGS);
 
   for (int k = 0; k < nops; k++)
     for (int single = 0; single < 2; single++) {
@@ -175,9 +181,10 @@ int main(int argc, char **argv) {
       const double gbps = bytes / t * 1e-9;
       lprintf("BENCH", 0,
               "op=%s prec=%s lattice=%dx%dx%dx%d ranks=%d threads=%d ms_per_call=%.4f "
-              "gflops=%.2f GBps=%.2f roofline_fraction=%.3f\n",
+              "ns_per_site=%.1f bytes_per_site=%.0f gflops=%.2f GBps=%.2f roofline_fraction=%.3f\n",
               ops[k].name, single ? "single" : "double", GLB_T, GLB_X, GLB_Y, GLB_Z,
-              hr_nranks(), hr_nthreads(), 1e3 * t, flop / t * 1e-9, gbps,
+              hr_nranks(), hr_nthreads(), 1e3 * t, 1e9 * t / sites,
+              ops[k].bytes_per_site * (single ? 0.5 : 1.), flop / t * 1e-9, gbps,
               triad > 0 ? gbps / triad : 0.);
       /* flop per second of CPU time actually received, per thread: what one core delivers */
       const double per_core = flop / (t * share * hr_nthreads()) * 1e-9;

@@ -62,6 +62,37 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #define DIRAC_SIMD 0
 #endif
 
+/* Full unrolling of a short loop in the vectorised CPU form (GCC at -O2 keeps the NF loops,
+ * and their partial sums go through memory). */
+#if defined(__clang__)
+#define DIRAC_CPU_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define DIRAC_CPU_UNROLL _Pragma("GCC unroll 16")
+#else
+#define DIRAC_CPU_UNROLL
+#endif
+
+/* Explicit fused multiply-adds in the vectorised form where the target has them (x86 with
+ * FMA: the CPU Dirac loops, compiled with configure's --with-simd=avx2 or avx512 flags): each
+ * is one instruction rounded once, so a result does not depend on where it is inlined.
+ * Elsewhere a multiply and an add (no contraction: -ffp-contract=off), which give the plain
+ * form's bits (and with DIRAC_NO_FMA: configure's --with-simd=portable). */
+#if DIRAC_SIMD && !defined(DIRAC_NO_FMA) && defined(__FMA__) && defined(__AVX__) &&               \
+    (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define DIRAC_SIMD_FMA 1
+#define DIRAC_V4_FMA_DBL(a, b, c) _mm256_fmadd_pd(a, b, c)
+#define DIRAC_V4_FMA_FLT(a, b, c) _mm_fmadd_ps(a, b, c)
+#define DIRAC_V4_FNMA_DBL(a, b, c) _mm256_fnmadd_pd(a, b, c)
+#define DIRAC_V4_FNMA_FLT(a, b, c) _mm_fnmadd_ps(a, b, c)
+#else
+#define DIRAC_SIMD_FMA 0
+#define DIRAC_V4_FMA_DBL(a, b, c) ((a) * (b) + (c))
+#define DIRAC_V4_FMA_FLT(a, b, c) ((a) * (b) + (c))
+#define DIRAC_V4_FNMA_DBL(a, b, c) ((c) - (a) * (b))
+#define DIRAC_V4_FNMA_FLT(a, b, c) ((c) - (a) * (b))
+#endif
+
 /* Full unrolling of a short loop with a compile-time trip count in device code (the indices
  * of the spin components must be constants, or the spinor goes to local memory). */
 #ifdef __CUDA_ARCH__ /* the device pass of nvcc (its host compiler does not know the pragma) */
@@ -86,6 +117,9 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
 #define DIRAC_TMPL_REAL double
 #define DIRAC_TMPL_MKCPLX hr_cmplx
 #define DIRAC_TMPL_CLOVER suNf_clover
+#define DIRAC_TMPL_HAS_FMA DIRAC_SIMD_FMA
+#define DIRAC_TMPL_V4_FMA DIRAC_V4_FMA_DBL
+#define DIRAC_TMPL_V4_FNMA DIRAC_V4_FNMA_DBL
 #include "dirac_site_template.h"
 
 /* single precision */
@@ -97,6 +131,24 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
 #define DIRAC_TMPL_REAL float
 #define DIRAC_TMPL_MKCPLX hr_cmplx_flt
 #define DIRAC_TMPL_CLOVER suNf_clover_flt
+#define DIRAC_TMPL_HAS_FMA DIRAC_SIMD_FMA
+#define DIRAC_TMPL_V4_FMA DIRAC_V4_FMA_FLT
+#define DIRAC_TMPL_V4_FNMA DIRAC_V4_FNMA_FLT
 #include "dirac_site_template.h"
+
+/* The CPU site kernel (dirac_cpu_site) as the library's CPU loops compile it, with the
+ * vector instructions of configure's --with-simd (LibHR/Dirac/dirac.c); the tests compare it
+ * with the generic form. */
+#ifndef __CUDACC__
+void dirac_cpu_site_lib(suNf_spinor *out, int mode, int g5, double s, double diag,
+                        const suNf_spinor *x, const suNf_clover *cl, const suNf_spinor *const up[4],
+                        const suNf_spinor *const dn[4], const suNf *const uup[4],
+                        const suNf *const udn[4]);
+/* Single precision of dirac_cpu_site_lib. */
+void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, float diag,
+                            const suNf_spinor_flt *x, const suNf_clover_flt *cl,
+                            const suNf_spinor_flt *const up[4], const suNf_spinor_flt *const dn[4],
+                            const suNf_flt *const uup[4], const suNf_flt *const udn[4]);
+#endif
 
 #endif

@@ -162,9 +162,13 @@ HR_INLINE void DIRAC_F_(dirac_site_hop_generic)(DIRAC_TMPL_SPINOR *out,
 
 #if DIRAC_SIMD
 /* ----------------------------------------------------------- vectorised form (CPU)
- * The two rows of the half spinor are processed together: v4 = (re h0_c, im h0_c, re h1_c,
- * im h1_c) per colour c, so each colour mat-vec step is two fused multiply-adds on a vector
- * of 4 reals (AVX for double, SSE for float; the compiler lowers it on other targets). */
+ * Pair form: a vector v4 of 4 reals holds two complex numbers, (re a, im a, re b, im b). The
+ * two rows of the half spinor are processed together, v4 = (h0_c, h1_c) per colour c, and the
+ * accumulators hold the spin components (0, 1) and (2, 3) of each colour, so each colour
+ * mat-vec step is two multiply-adds on a v4 (AVX for double, SSE for float; the compiler
+ * lowers it on other targets). DIRAC_V4_FMA_ is a fused multiply-add where the target has
+ * one (dirac_site.h: explicit instructions, rounded once, the same wherever they are
+ * inlined), else a multiply and an add; multiplications by +-1 are exact either way. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 /* the vector helpers are always inlined: no ABI crosses a call */
@@ -172,21 +176,42 @@ HR_INLINE void DIRAC_F_(dirac_site_hop_generic)(DIRAC_TMPL_SPINOR *out,
 #endif
 typedef DIRAC_TMPL_REAL DIRAC_F_(dirac_v4) __attribute__((vector_size(4 * sizeof(DIRAC_TMPL_REAL))));
 #define DIRAC_V4_ DIRAC_F_(dirac_v4)
+#define DIRAC_V4_FMA_(a, b, c) ((DIRAC_V4_)DIRAC_TMPL_V4_FMA(a, b, c))
+#define DIRAC_V4_FNMA_(a, b, c) ((DIRAC_V4_)DIRAC_TMPL_V4_FNMA(a, b, c)) /* c - a b */
 
 /* (re a, im a, re b, im b). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_pair)(DIRAC_V4_ *out, DIRAC_TMPL_CPLX a,
-                                                 DIRAC_TMPL_CPLX b) {
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_pair)(DIRAC_TMPL_CPLX a, DIRAC_TMPL_CPLX b) {
   const DIRAC_V4_ v = {hr_creal(a), hr_cimag(a), hr_creal(b), hr_cimag(b)};
-  *out = v;
+  return v;
 }
-/* i^k0 times the first complex number, i^k1 times the second (k0, k1 of equal parity). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_ipow)(DIRAC_V4_ *v, int k0, int k1) {
+/* The two complex numbers of v as the spin components sa, sb of colour i of a spinor. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_store)(DIRAC_TMPL_SPINOR *out, int sa, int sb, int i,
+                                                  DIRAC_V4_ v) {
+  out->c[sa].c[i] = DIRAC_TMPL_MKCPLX(v[0], v[1]);
+  out->c[sb].c[i] = DIRAC_TMPL_MKCPLX(v[2], v[3]);
+}
+/* (x, x, x, x). */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_splat)(DIRAC_TMPL_REAL x) {
+  const DIRAC_V4_ v = {x, x, x, x};
+  return v;
+}
+/* Signs that multiply the first complex number by i^k0 and the second by i^k1 after the
+ * real and imaginary parts were swapped when k0 is odd (k0, k1 of equal parity). */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_ipow_signs)(int k0, int k1) {
   k0 &= 3;
   k1 &= 3;
-  if (k0 & 1) *v = __builtin_shufflevector(*v, *v, 1, 0, 3, 2);
   const DIRAC_V4_ sg = {(k0 == 1 || k0 == 2) ? -1 : 1, (k0 >= 2) ? -1 : 1,
                         (k1 == 1 || k1 == 2) ? -1 : 1, (k1 >= 2) ? -1 : 1};
-  *v *= sg;
+  return sg;
+}
+/* v with the real and imaginary parts of both numbers swapped when k is odd. */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_ipow_swap)(int k, DIRAC_V4_ v) {
+  return (k & 1) ? __builtin_shufflevector(v, v, 1, 0, 3, 2) : v;
+}
+/* i v (both numbers). */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_times_i)(DIRAC_V4_ v) {
+  const DIRAC_V4_ flip = {-1, 1, -1, 1};
+  return __builtin_shufflevector(v, v, 1, 0, 3, 2) * flip;
 }
 
 /* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
@@ -198,49 +223,62 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
   const int p0 = perm[mu][0], p1 = perm[mu][1];
   const int sh = s < 0 ? 2 : 0;
-  const DIRAC_V4_ flip = {-1, 1, -1, 1};
+  /* projection: h_r = psi_r + s i^k_r psi_(2+p_r) */
+  const int kp0 = ipow[mu][0] + sh, kp1 = ipow[mu][1] + sh;
+  const DIRAC_V4_ sp = DIRAC_F_(dirac_v4_ipow_signs)(kp0, kp1);
   DIRAC_V4_ h[NF], hs[NF];
+  DIRAC_CPU_UNROLL
   for (int c = 0; c < NF; ++c) {
-    DIRAC_V4_ lo;
-    DIRAC_F_(dirac_v4_pair)(&h[c], psi->c[0].c[c], psi->c[1].c[c]);
-    DIRAC_F_(dirac_v4_pair)(&lo, psi->c[2 + p0].c[c], psi->c[2 + p1].c[c]);
-    DIRAC_F_(dirac_v4_ipow)(&lo, ipow[mu][0] + sh, ipow[mu][1] + sh);
-    h[c] += lo;
-    hs[c] = __builtin_shufflevector(h[c], h[c], 1, 0, 3, 2) * flip;
+    const DIRAC_V4_ lo = DIRAC_F_(dirac_v4_pair)(psi->c[2 + p0].c[c], psi->c[2 + p1].c[c]);
+    h[c] = DIRAC_V4_FMA_(sp, DIRAC_F_(dirac_v4_ipow_swap)(kp0, lo),
+                         DIRAC_F_(dirac_v4_pair)(psi->c[0].c[c], psi->c[1].c[c]));
+    hs[c] = DIRAC_F_(dirac_v4_times_i)(h[c]);
   }
+  /* reconstruction: lower_(p_r) = s i^(-k_r) (W h)_r, the halves exchanged when p0 = 1 */
+  const int kr0 = -ipow[mu][0] + sh, kr1 = -ipow[mu][1] + sh;
+  DIRAC_V4_ sr = DIRAC_F_(dirac_v4_ipow_signs)(kr0, kr1);
+  if (p0 == 1) sr = __builtin_shufflevector(sr, sr, 2, 3, 0, 1);
+  DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
     DIRAC_V4_ w;
-    if (s < 0) { /* U h: u h = re(u) h + im(u) (i h) */
-      w = hr_creal(U->c[i * NF]) * h[0] + hr_cimag(U->c[i * NF]) * hs[0];
-      for (int c = 1; c < NF; ++c)
-        w += hr_creal(U->c[i * NF + c]) * h[c] + hr_cimag(U->c[i * NF + c]) * hs[c];
-    } else { /* U^+ h: conj(u) h = re(u) h - im(u) (i h) */
-      w = hr_creal(U->c[i]) * h[0] - hr_cimag(U->c[i]) * hs[0];
-      for (int c = 1; c < NF; ++c)
-        w += hr_creal(U->c[c * NF + i]) * h[c] - hr_cimag(U->c[c * NF + i]) * hs[c];
+    /* row i of W h, W = U (s < 0) or U^+: u h = re(u) h + im(u) (i h), conj(u) h = re(u) h -
+     * im(u) (i h) */
+#if DIRAC_TMPL_HAS_FMA
+    DIRAC_CPU_UNROLL
+    for (int c = 0; c < NF; ++c) {
+      const DIRAC_TMPL_CPLX u = s < 0 ? U->c[i * NF + c] : U->c[c * NF + i];
+      const DIRAC_V4_ ur = DIRAC_F_(dirac_v4_splat)(hr_creal(u));
+      const DIRAC_V4_ ui = DIRAC_F_(dirac_v4_splat)(hr_cimag(u));
+      w = c == 0 ? ur * h[0] : DIRAC_V4_FMA_(ur, h[c], w);
+      w = s < 0 ? DIRAC_V4_FMA_(ui, hs[c], w) : DIRAC_V4_FNMA_(ui, hs[c], w);
     }
-    DIRAC_V4_ lw = w;
-    DIRAC_F_(dirac_v4_ipow)(&lw, -ipow[mu][0] + sh, -ipow[mu][1] + sh);
+#else /* the operations of dirac_link_row_mul: the generic kernel's bits */
+    DIRAC_CPU_UNROLL
+    for (int c = 0; c < NF; ++c) {
+      const DIRAC_TMPL_CPLX u = s < 0 ? U->c[i * NF + c] : U->c[c * NF + i];
+      const DIRAC_V4_ t = s < 0 ? hr_creal(u) * h[c] + hr_cimag(u) * hs[c]
+                                : hr_creal(u) * h[c] - hr_cimag(u) * hs[c];
+      w = c == 0 ? t : w + t;
+    }
+#endif
+    DIRAC_V4_ lw = DIRAC_F_(dirac_v4_ipow_swap)(kr0, w);
     if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 2, 3, 0, 1);
     if (first) {
       acc_up[i] = w;
-      acc_lo[i] = lw;
+      acc_lo[i] = sr * lw;
     } else {
       acc_up[i] += w;
-      acc_lo[i] += lw;
+      acc_lo[i] = DIRAC_V4_FMA_(sr, lw, acc_lo[i]);
     }
   }
 }
 
-/* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
- * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
- * alias an input. Vectorised form; equal to dirac_site_hop_generic to rounding. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
-                                                  const DIRAC_TMPL_SPINOR *const up[4],
-                                                  const DIRAC_TMPL_SPINOR *const dn[4],
-                                                  const DIRAC_TMPL_MAT *const uup[4],
-                                                  const DIRAC_TMPL_MAT *const udn[4]) {
-  DIRAC_V4_ acc_up[NF], acc_lo[NF];
+/* The hopping sum of one site in pair form (dirac_site_hop's arguments). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop)(DIRAC_V4_ *acc_up, DIRAC_V4_ *acc_lo,
+                                                const DIRAC_TMPL_SPINOR *const up[4],
+                                                const DIRAC_TMPL_SPINOR *const dn[4],
+                                                const DIRAC_TMPL_MAT *const uup[4],
+                                                const DIRAC_TMPL_MAT *const udn[4]) {
   DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 0, -1, 1, up[0], uup[0]);
   DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 0, +1, 0, dn[0], udn[0]);
   DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 1, -1, 0, up[1], uup[1]);
@@ -249,14 +287,25 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
   DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 2, +1, 0, dn[2], udn[2]);
   DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 3, -1, 0, up[3], uup[3]);
   DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 3, +1, 0, dn[3], udn[3]);
+}
+
+/* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
+ * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
+ * alias an input. Vectorised form; equal to dirac_site_hop_generic to rounding (bitwise
+ * without FMA). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
+                                                  const DIRAC_TMPL_SPINOR *const up[4],
+                                                  const DIRAC_TMPL_SPINOR *const dn[4],
+                                                  const DIRAC_TMPL_MAT *const uup[4],
+                                                  const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_V4_ acc_up[NF], acc_lo[NF];
+  DIRAC_F_(dirac_v4_hop)(acc_up, acc_lo, up, dn, uup, udn);
+  DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
-    out->c[0].c[i] = DIRAC_TMPL_MKCPLX(acc_up[i][0], acc_up[i][1]);
-    out->c[1].c[i] = DIRAC_TMPL_MKCPLX(acc_up[i][2], acc_up[i][3]);
-    out->c[2].c[i] = DIRAC_TMPL_MKCPLX(acc_lo[i][0], acc_lo[i][1]);
-    out->c[3].c[i] = DIRAC_TMPL_MKCPLX(acc_lo[i][2], acc_lo[i][3]);
+    DIRAC_F_(dirac_v4_store)(out, 0, 1, i, acc_up[i]);
+    DIRAC_F_(dirac_v4_store)(out, 2, 3, i, acc_lo[i]);
   }
 }
-#undef DIRAC_V4_
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -428,6 +477,117 @@ HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int
   DIRAC_F_(dirac_site_store)(out, g5, &t);
 }
 
+/* ----------------------------------------------------------- the CPU site kernel
+ * One output site of a CPU hopping application: the hopping sum of dirac_site_hop and the
+ * epilogue of dirac_site_finish (mode, g5, s, diag, x, host clover element cl or NULL), stored
+ * to out. The CPU loops of LibHR/Dirac use it (compiled there with the SIMD flags of
+ * configure); test_gamma compares it with the generic form. */
+#if DIRAC_SIMD
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+/* out[a] = M x in pair form for the clover block blk of one chirality (field_kinds.h): xp[b]
+ * holds the two spin components of the chirality at colour b, out[a] the two rows (spin 0
+ * and 1 of the block, colour a); the columns are summed in the order of
+ * dirac_clover_row_mul. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out, const DIRAC_TMPL_CPLX *blk,
+                                                       const DIRAC_V4_ *xp) {
+  DIRAC_V4_ xb[2][NF], xi[2][NF]; /* each column's x broadcast to both halves, and i x */
+  DIRAC_CPU_UNROLL
+  for (int b = 0; b < NF; ++b) {
+    xb[0][b] = __builtin_shufflevector(xp[b], xp[b], 0, 1, 0, 1);
+    xb[1][b] = __builtin_shufflevector(xp[b], xp[b], 2, 3, 2, 3);
+    xi[0][b] = DIRAC_F_(dirac_v4_times_i)(xb[0][b]);
+    xi[1][b] = DIRAC_F_(dirac_v4_times_i)(xb[1][b]);
+  }
+  DIRAC_CPU_UNROLL
+  for (int a = 0; a < NF; ++a) {
+    DIRAC_V4_ acc = DIRAC_F_(dirac_v4_splat)(0);
+    DIRAC_CPU_UNROLL
+    for (int col = 0; col < 2 * NF; ++col) {
+      const int t = col / NF, b = col % NF;
+      const DIRAC_V4_ m =
+          DIRAC_F_(dirac_v4_pair)(blk[a * 2 * NF + col], blk[(NF + a) * 2 * NF + col]);
+      const DIRAC_V4_ mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
+      const DIRAC_V4_ mi = __builtin_shufflevector(m, m, 1, 1, 3, 3);
+#if DIRAC_TMPL_HAS_FMA
+      acc = col == 0 ? mr * xb[t][b] : DIRAC_V4_FMA_(mr, xb[t][b], acc);
+      acc = DIRAC_V4_FMA_(mi, xi[t][b], acc);
+#else /* the operations of hr_cmul: the generic kernel's bits */
+      const DIRAC_V4_ p = mr * xb[t][b] + mi * xi[t][b];
+      acc = col == 0 ? p : acc + p;
+#endif
+    }
+    out[a] = acc;
+  }
+}
+
+/* out = the CPU kernel of one site (see the section head): dirac_site_hop, then
+ * dirac_site_finish, in pair form without a spinor in memory between them. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_TMPL_MAT *const uup[4],
+    const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
+  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, uup, udn);
+  const DIRAC_V4_ sv = DIRAC_F_(dirac_v4_splat)(s);
+  DIRAC_CPU_UNROLL
+  for (int ch = 0; ch < 2; ++ch) {
+    DIRAC_V4_ t[NF];
+    if (mode == DIRAC_HOP_PLUS_DIAG) { /* t = M x + s r */
+      DIRAC_V4_ xp[NF];
+      DIRAC_CPU_UNROLL
+      for (int b = 0; b < NF; ++b)
+        xp[b] = DIRAC_F_(dirac_v4_pair)(x->c[2 * ch].c[b], x->c[2 * ch + 1].c[b]);
+      if (cl != NULL)
+        DIRAC_F_(dirac_v4_clover_mul)(t, cl->c[ch], xp);
+      else
+        DIRAC_CPU_UNROLL
+        for (int a = 0; a < NF; ++a) t[a] = DIRAC_F_(dirac_v4_splat)(diag) * xp[a];
+      DIRAC_CPU_UNROLL
+      for (int a = 0; a < NF; ++a) t[a] = DIRAC_V4_FMA_(sv, acc[ch][a], t[a]);
+    } else { /* t = s r, then M^-1 t */
+      DIRAC_CPU_UNROLL
+      for (int a = 0; a < NF; ++a) t[a] = sv * acc[ch][a];
+      if (mode == DIRAC_HOP_THEN_INV) {
+        if (cl != NULL) {
+          DIRAC_V4_ r[NF];
+          DIRAC_CPU_UNROLL
+          for (int a = 0; a < NF; ++a) r[a] = t[a];
+          DIRAC_F_(dirac_v4_clover_mul)(t, cl->c[ch], r);
+        } else {
+          const DIRAC_V4_ f = DIRAC_F_(dirac_v4_splat)((DIRAC_TMPL_REAL)1 / diag);
+          DIRAC_CPU_UNROLL
+          for (int a = 0; a < NF; ++a) t[a] = f * t[a];
+        }
+      }
+    }
+    DIRAC_CPU_UNROLL
+    for (int a = 0; a < NF; ++a)
+      DIRAC_F_(dirac_v4_store)(out, 2 * ch, 2 * ch + 1, a, (g5 && ch == 1) ? -t[a] : t[a]);
+  }
+}
+#undef DIRAC_V4_
+#undef DIRAC_V4_FMA_
+#undef DIRAC_V4_FNMA_
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#else
+/* out = the CPU kernel of one site (see the section head), plain form. */
+HR_INLINE void DIRAC_F_(dirac_cpu_site)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_TMPL_MAT *const uup[4],
+    const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_TMPL_SPINOR r;
+  DIRAC_F_(dirac_site_hop)(&r, up, dn, uup, udn);
+  DIRAC_F_(dirac_site_finish)(out, mode, g5, s, diag, x, cl, &r);
+}
+#endif
+
 #undef DIRAC_F_
 #undef DIRAC_SR_
 #undef DIRAC_TMPL_SFX
@@ -438,3 +598,6 @@ HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int
 #undef DIRAC_TMPL_REAL
 #undef DIRAC_TMPL_MKCPLX
 #undef DIRAC_TMPL_CLOVER
+#undef DIRAC_TMPL_HAS_FMA
+#undef DIRAC_TMPL_V4_FMA
+#undef DIRAC_TMPL_V4_FNMA

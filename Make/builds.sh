@@ -13,12 +13,21 @@ else
   echo "builds: no nvcc in ${CUDA_HOME:-/usr/local/cuda}/bin: the CUDA compile check is skipped"
 fi
 
+# The CPU Dirac kernels (configure --with-simd): the builds default to the best path of the
+# machine (avx512 where it has AVX-512); one MPI build takes the AVX2 path where the CPU has
+# AVX2 and FMA, and su4-2as the portable path (bit for bit the generic code, tested).
+if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo 2>/dev/null; then
+  hr_simd_avx2=--with-simd=avx2
+else
+  hr_simd_avx2=--with-simd=portable
+fi
+
 hr_build_options() {
   case "$1" in
     su3-fund)          echo "--with-ng=3 --with-repr=fund --enable-debug-checks";;
-    mpi-omp-su3-fund)  echo "--with-ng=3 --with-repr=fund --enable-mpi --enable-openmp";;
+    mpi-omp-su3-fund)  echo "--with-ng=3 --with-repr=fund --enable-mpi --enable-openmp $hr_simd_avx2";;
     su2-adj-omp)       echo "--with-ng=2 --with-repr=adj --enable-openmp";;
-    su4-2as)           echo "--with-ng=4 --with-repr=2as";;
+    su4-2as)           echo "--with-ng=4 --with-repr=2as --with-simd=portable";;
     su3-2s-mpi)        echo "--with-ng=3 --with-repr=2s --enable-mpi";;
     emulated-mpi-su3-fund) echo "--with-ng=3 --with-repr=fund --enable-gpu=emulated --enable-openmp --enable-mpi";;
     install-pkgconfig) echo "--prefix=$root/install-pkgconfig/prefix";;

@@ -19,8 +19,32 @@
 
 static int dirac_overlap = 1;
 
+/* Stops with a message when this CPU lacks the vector instructions that the CPU loops were
+ * compiled for (configure --with-simd); checked once, when the first operator is made. */
+static void dirac_check_cpu_simd(void) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  static int checked = 0;
+  if (checked) return;
+  checked = 1;
+  __builtin_cpu_init();
+  int ok = 1;
+#ifdef __AVX512F__
+  ok = ok && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+#endif
+#ifdef __FMA__
+  ok = ok && __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+#endif
+  if (!ok)
+    hr_error("the CPU Dirac kernels of this LibHR were built for %s (configure --with-simd=%s, "
+             "flags %s), which this CPU lacks: configure again with --with-simd=avx2 or "
+             "--with-simd=portable",
+             HR_SIMD, HR_SIMD, HR_SIMD_CFLAGS);
+#endif
+}
+
 dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_bc *bc) {
   hr_assert(u != NULL, "dirac_op_make: no gauge field");
+  dirac_check_cpu_simd();
   dirac_op D;
   memset(&D, 0, sizeof D);
   D.u = u;
@@ -51,6 +75,19 @@ static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
 #define GPU_LINKS_DBL(ls) ((const void *)sync_gpu_suNf_field((ls)->uf_hop))
 #define GPU_LINKS_FLT(ls) ((const void *)sync_gpu_suNf_field_flt((ls)->uf_flt))
 #endif
+
+void dirac_cpu_site_lib(suNf_spinor *out, int mode, int g5, double s, double diag,
+                        const suNf_spinor *x, const suNf_clover *cl, const suNf_spinor *const up[4],
+                        const suNf_spinor *const dn[4], const suNf *const uup[4],
+                        const suNf *const udn[4]) {
+  dirac_cpu_site(out, mode, g5, s, diag, x, cl, up, dn, uup, udn);
+}
+void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, float diag,
+                            const suNf_spinor_flt *x, const suNf_clover_flt *cl,
+                            const suNf_spinor_flt *const up[4], const suNf_spinor_flt *const dn[4],
+                            const suNf_flt *const uup[4], const suNf_flt *const udn[4]) {
+  dirac_cpu_site_flt(out, mode, g5, s, diag, x, cl, up, dn, uup, udn);
+}
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
 int dirac_comm_overlap(void) { return dirac_overlap; }

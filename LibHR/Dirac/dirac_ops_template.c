@@ -24,7 +24,7 @@
 #define DOP_CK_(verb) HR_CAT(verb, DOP_CLOVER_KIND)
 
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each
- * site with dirac_site_finish(out, mode, g5, s, diag, x, cl, r) (x on og, cl on glattice). */
+ * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice). */
 static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_SPINOR *out,
                              const DOP_SPINOR *in, int ishift, const DOP_MAT *u, int mode, int g5,
                              DOP_REAL s, DOP_REAL diag, const DOP_SPINOR *x,
@@ -55,11 +55,9 @@ static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_
         }
       }
     }
-    DOP_SPINOR r;
-    DOP_(dirac_site_hop)(&r, up, dn, uu, ud);
-    DOP_(dirac_site_finish)(out + (ix - oshift), mode, g5, s, diag,
-                            x != NULL ? x + (ix - oshift) : NULL,
-                            cl != NULL ? cl + (ix - ushift) : NULL, &r);
+    DOP_(dirac_cpu_site)(out + (ix - oshift), mode, g5, s, diag,
+                         x != NULL ? x + (ix - oshift) : NULL, cl != NULL ? cl + (ix - ushift) : NULL,
+                         up, dn, uu, ud);
   }
 }
 

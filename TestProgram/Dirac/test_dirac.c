@@ -9,14 +9,19 @@
  *   hopping between parities = the full hopping term restricted; Schur complement: for
  *     psi_o = -D_oo^-1 D_oe psi_e, D (psi_e, psi_o) = (Dphi_eopre psi_e, 0);
  *   clover blocks Hermitian, block x inverse = 1, log det = log det of an independent LU;
- *   single = double precision to ~1e-6; overlap on = overlap off (exactly);
- *   checksums <chi, op psi> equal on every process grid (--write / --compare FILE);
+ *   single = double precision to ~1e-6; overlap on = overlap off (exactly); 1 and 2 OpenMP
+ *     threads give the same bits;
+ *   checksums <chi, op psi> equal on every process grid (--write / --compare FILE), and a
+ *     hash of the bits of op psi too (the site kernels give the same bits on every grid);
  *   GPU builds: the GPU path (kernels per piece, device halo exchange) equals the CPU loops
  *     for every operator, both precisions, overlap on and off, and never reads stale copies.
  * Usage: test_dirac NP_T NP_X NP_Y NP_Z [--write FILE | --compare FILE] */
 #include "dirac_test.h"
 
 #include "gamma.h"
+#if HR_WITH_OPENMP
+#include <omp.h>
+#endif
 
 static const double PI = 3.14159265358979323846;
 static const int glb[4] = {8, 8, 4, 4};
@@ -98,6 +103,33 @@ static char sum_name[MAX_SUMS][160];
 static hr_complex sum_val[MAX_SUMS];
 static int n_sums = 0;
 
+/* A hash of the bits of every site of f, each keyed by its global index, summed in integers:
+ * independent of the process grid and the thread count, and equal only for bitwise equal
+ * fields (up to hash collisions). Two 31-bit halves, so the sum cannot overflow. */
+static long long bits_hash_sites(const geometry_descriptor *gd, const void *p, size_t elem) {
+  long long h[2] = {0, 0};
+  _MASTER_FOR(gd, ix) {
+    int g[4];
+    global_coordinates(g, ix);
+    uint64_t x = 1469598103934665603ULL ^ (uint64_t)dt_global_index(g);
+    const unsigned char *b = (const unsigned char *)p + (size_t)(ix - gd->master_shift) * elem;
+    for (size_t k = 0; k < elem; k++) x = (x ^ b[k]) * 1099511628211ULL;
+    h[0] += (long long)(x & 0x7fffffffULL);
+    h[1] += (long long)((x >> 31) & 0x7fffffffULL);
+  }
+  global_sum_long(h, 2);
+  return h[0] * 1000003LL + h[1];
+}
+/* bits_hash_sites of a double or single precision spinor field. */
+static long long bits_hash(const spinor_field *f) {
+  return bits_hash_sites(f->type, sync_host_spinor_field(f), sizeof(suNf_spinor));
+}
+static long long bits_hash_flt(const spinor_field_flt *f) {
+  return bits_hash_sites(f->type, sync_host_spinor_field_flt(f), sizeof(suNf_spinor_flt));
+}
+
+static long long bits_val[MAX_SUMS];
+
 static void record_sum(const char *name, const spinor_field *result) {
   spinor_field *chi = dt_spinor(result->type);
   dt_random_spinor_field(chi, 99);
@@ -105,6 +137,7 @@ static void record_sum(const char *name, const spinor_field *result) {
   DT_FREE(chi);
   if (n_sums < MAX_SUMS) {
     snprintf(sum_name[n_sums], sizeof sum_name[0], "%s", name);
+    bits_val[n_sums] = bits_hash(result);
     sum_val[n_sums++] = z;
   }
 }
@@ -117,7 +150,8 @@ static void write_sums(const char *path) {
     exit(1);
   }
   for (int i = 0; i < n_sums; i++)
-    fprintf(f, "%s %.17g %.17g\n", sum_name[i], hr_creal(sum_val[i]), hr_cimag(sum_val[i]));
+    fprintf(f, "%s %.17g %.17g %lld\n", sum_name[i], hr_creal(sum_val[i]), hr_cimag(sum_val[i]),
+            bits_val[i]);
   fclose(f);
 }
 
@@ -127,14 +161,18 @@ static void compare_sums(const char *path) {
   if (f == NULL) return;
   char name[160];
   double re, im;
+  long long bits;
   int found = 0;
-  while (fscanf(f, "%159s %lf %lf", name, &re, &im) == 3) {
+  while (fscanf(f, "%159s %lf %lf %lld", name, &re, &im, &bits) == 4) {
     for (int i = 0; i < n_sums; i++)
       if (strcmp(name, sum_name[i]) == 0) {
         found++;
         double d = hr_cabs(sum_val[i] - hr_cmplx(re, im)) / (hypot(re, im) + 1e-300);
         CHECK(d < 1e-11, "%s: checksum %.15g%+.15gi, single process %.15g%+.15gi (rel %g)", name,
               hr_creal(sum_val[i]), hr_cimag(sum_val[i]), re, im, d);
+        /* the site kernels are the same code on every grid: the same bits everywhere */
+        CHECK(bits_val[i] == bits, "%s: the bits differ from the single process (hash %lld, "
+              "single process %lld)", name, bits_val[i], bits);
       }
   }
   fclose(f);
@@ -211,6 +249,20 @@ static void check_operators(const dirac_op *D, const char *tag) {
     dirac_set_comm_overlap(1);
     CHECK(dt_diff2(a, b) == 0., "%s %s: overlap on/off differ by %g", ops[k].name, tag,
           dt_diff2(a, b));
+#if HR_WITH_OPENMP
+    /* one thread gives the bits of two */
+    const int nthr = omp_get_max_threads();
+    omp_set_num_threads(1);
+    ops[k].d(b, D, psi);
+    ops[k].f(bf, D, pf);
+    omp_set_num_threads(2);
+    ops[k].d(a2, D, psi);
+    ops[k].f(af, D, pf);
+    omp_set_num_threads(nthr);
+    CHECK(bits_hash(a2) == bits_hash(b), "%s %s: 1 and 2 OpenMP threads give different bits",
+          ops[k].name, tag);
+    CHECK(bits_hash_flt(af) == bits_hash_flt(bf), "%s %s single: 1 and 2 OpenMP threads give different bits", ops[k].name, tag);
+#endif
     snprintf(name, sizeof name, "%s_%s", ops[k].name, tag);
     record_sum(name, a);
     DT_FREE(psi);

@@ -3,10 +3,12 @@
  * diag(1,1,-1,-1) = gamma5; sigma_mu,nu is Hermitian and block diagonal; the per-site
  * hopping kernel (spin projection, 2 mat-vecs, reconstruction) equals the product of the
  * explicit 4x4 matrices (1 -/+ gamma_mu) with U psi, in double and single precision; the
+ * library's CPU site kernel (configure --with-simd) equals the generic code; the
  * standard counts 1320 flop and 1536 bytes for SU(3) fundamental. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dirac_site.h"
 #include "gamma.h"
@@ -162,6 +164,91 @@ START_TEST(test_site_kernel) {
 }
 END_TEST
 
+/* Relative distance |a - b| / |b| of two spinors. */
+static double spinor_rel(const suNf_spinor *a, const suNf_spinor *b) {
+  suNf_spinor d;
+  suNf_spinor_sub(&d, a, b);
+  return sqrt(suNf_spinor_sqnorm(&d) / suNf_spinor_sqnorm(b));
+}
+
+/* The CPU site kernel as the library compiles it (configure --with-simd: explicit FMA,
+ * AVX-512 or the portable vector form; dirac_cpu_site_lib) against the generic per-site code
+ * compiled here (dirac_site_hop_generic, then dirac_site_finish), for every epilogue (plain,
+ * plus diagonal, then inverse), with and without gamma5, with a clover block or the number,
+ * in both precisions: to rounding (1e-14 double, 1e-6 single), and bit for bit in the
+ * portable build (no FMA: the same operations). */
+START_TEST(test_cpu_kernel) {
+  hr_rng_stream st;
+  rng_stream_init(&st, 12, 0, 0);
+  const int portable = strcmp(HR_SIMD, "portable") == 0;
+  int cases = 0;
+  for (int rep = 0; rep < 4; rep++) {
+    suNf_spinor up[4], dn[4], x, out, want;
+    suNf uu[4], ud[4];
+    suNf_clover cl;
+    const suNf_spinor *pu[4], *pd[4];
+    const suNf *qu[4], *qd[4];
+    for (int mu = 0; mu < 4; mu++) {
+      random_vec(&st, &up[mu].c[0].c[0], 4 * NF);
+      random_vec(&st, &dn[mu].c[0].c[0], 4 * NF);
+      random_vec(&st, uu[mu].c, NF * NF);
+      random_vec(&st, ud[mu].c, NF * NF);
+      pu[mu] = &up[mu];
+      pd[mu] = &dn[mu];
+      qu[mu] = &uu[mu];
+      qd[mu] = &ud[mu];
+    }
+    random_vec(&st, &x.c[0].c[0], 4 * NF);
+    random_vec(&st, &cl.c[0][0], 8 * NF * NF);
+    suNf_spinor_flt upf[4], dnf[4], xf, outf;
+    suNf_flt uuf[4], udf[4];
+    suNf_clover_flt clf;
+    const suNf_spinor_flt *puf[4], *pdf[4];
+    const suNf_flt *quf[4], *qdf[4];
+    for (int mu = 0; mu < 4; mu++) {
+      suNf_spinor_to_flt(&upf[mu], &up[mu]);
+      suNf_spinor_to_flt(&dnf[mu], &dn[mu]);
+      suNf_to_flt(&uuf[mu], &uu[mu]);
+      suNf_to_flt(&udf[mu], &ud[mu]);
+      puf[mu] = &upf[mu];
+      pdf[mu] = &dnf[mu];
+      quf[mu] = &uuf[mu];
+      qdf[mu] = &udf[mu];
+    }
+    suNf_spinor_to_flt(&xf, &x);
+    for (int k = 0; k < 2 * 4 * NF * NF; k++)
+      (&clf.c[0][0])[k] = hr_cmplx_flt((float)hr_creal((&cl.c[0][0])[k]), (float)hr_cimag((&cl.c[0][0])[k]));
+    const int modes[3] = {DIRAC_HOP_PLAIN, DIRAC_HOP_PLUS_DIAG, DIRAC_HOP_THEN_INV};
+    for (int m = 0; m < 3; m++)
+      for (int g5 = 0; g5 < 2; g5++)
+        for (int withcl = 0; withcl < 2; withcl++) {
+          const double s = m == 2 ? -0.5 : 0.5, diag = 4.1;
+          const suNf_clover *c = withcl ? &cl : NULL;
+          suNf_spinor r;
+          dirac_site_hop_generic(&r, pu, pd, qu, qd);
+          dirac_site_finish(&want, modes[m], g5, s, diag, &x, c, &r);
+          dirac_cpu_site_lib(&out, modes[m], g5, s, diag, &x, c, pu, pd, qu, qd);
+          const double dd = spinor_rel(&out, &want);
+          ck_assert_msg(dd < 1e-14, "CPU kernel (%s) mode %d g5 %d clover %d: relative %g", HR_SIMD,
+                        modes[m], g5, withcl, dd);
+          if (portable)
+            ck_assert_msg(memcmp(&out, &want, sizeof out) == 0,
+                          "portable CPU kernel mode %d g5 %d clover %d: not the generic bits",
+                          modes[m], g5, withcl);
+          dirac_cpu_site_lib_flt(&outf, modes[m], g5, (float)s, (float)diag, &xf,
+                                 withcl ? &clf : NULL, puf, pdf, quf, qdf);
+          suNf_spinor back;
+          suNf_spinor_flt_to_dbl(&back, &outf);
+          const double df = spinor_rel(&back, &want);
+          ck_assert_msg(df < 1e-6, "single CPU kernel (%s) mode %d g5 %d clover %d: relative %g",
+                        HR_SIMD, modes[m], g5, withcl, df);
+          cases++;
+        }
+  }
+  ck_assert_int_eq(cases, 48);
+}
+END_TEST
+
 START_TEST(test_counts) {
   ck_assert_int_eq(DIRAC_HOP_FLOP_PER_SITE(3), 1320);
   ck_assert_int_eq(DIRAC_HOP_BYTES_PER_SITE(3, 8), 1536);
@@ -175,6 +262,7 @@ int main(void) {
   tcase_add_test(tc, test_clifford);
   tcase_add_test(tc, test_sigma);
   tcase_add_test(tc, test_site_kernel);
+  tcase_add_test(tc, test_cpu_kernel);
   tcase_add_test(tc, test_counts);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
