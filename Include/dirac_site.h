@@ -117,6 +117,7 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
 #define DIRAC_TMPL_REAL double
 #define DIRAC_TMPL_MKCPLX hr_cmplx
 #define DIRAC_TMPL_CLOVER suNf_clover
+#define DIRAC_TMPL_UINT unsigned long long
 #define DIRAC_TMPL_HAS_FMA DIRAC_SIMD_FMA
 #define DIRAC_TMPL_V4_FMA DIRAC_V4_FMA_DBL
 #define DIRAC_TMPL_V4_FNMA DIRAC_V4_FNMA_DBL
@@ -131,6 +132,7 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
 #define DIRAC_TMPL_REAL float
 #define DIRAC_TMPL_MKCPLX hr_cmplx_flt
 #define DIRAC_TMPL_CLOVER suNf_clover_flt
+#define DIRAC_TMPL_UINT unsigned int
 #define DIRAC_TMPL_HAS_FMA DIRAC_SIMD_FMA
 #define DIRAC_TMPL_V4_FMA DIRAC_V4_FMA_FLT
 #define DIRAC_TMPL_V4_FNMA DIRAC_V4_FNMA_FLT

@@ -2,8 +2,11 @@
  * clover block read from a host element or an entry at a time from the device layout),
  * written once for both precisions. No include guard: dirac_site.h includes it once per
  * precision after defining DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR,
- * DIRAC_TMPL_VEC, DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX and
- * DIRAC_TMPL_CLOVER; they are undefined at the end.
+ * DIRAC_TMPL_VEC, DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX,
+ * DIRAC_TMPL_CLOVER, DIRAC_TMPL_UINT (unsigned integer of the real's size) and, for the
+ * vectorised CPU form, DIRAC_TMPL_HAS_FMA, DIRAC_TMPL_V4_FMA and DIRAC_TMPL_V4_FNMA; they are
+ * undefined at the end. The vectorised CPU form and the CPU site kernel dirac_cpu_site are
+ * in the sections so headed.
  *
  * The projection uses the block form of gamma.h: with gamma_mu = [[0, A], [A^+, 0]] and
  * s = -1 (forward, 1 - gamma_mu) or +1 (backward, 1 + gamma_mu),
@@ -187,8 +190,9 @@ DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_pair)(DIRAC_TMPL_CPLX a, DIRAC_T
 /* The two complex numbers of v as the spin components sa, sb of colour i of a spinor. */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_store)(DIRAC_TMPL_SPINOR *out, int sa, int sb, int i,
                                                   DIRAC_V4_ v) {
-  out->c[sa].c[i] = DIRAC_TMPL_MKCPLX(v[0], v[1]);
-  out->c[sb].c[i] = DIRAC_TMPL_MKCPLX(v[2], v[3]);
+  /* each half as one store */
+  __builtin_memcpy(&out->c[sa].c[i], &v, 2 * sizeof(DIRAC_TMPL_REAL));
+  __builtin_memcpy(&out->c[sb].c[i], (const DIRAC_TMPL_REAL *)&v + 2, 2 * sizeof(DIRAC_TMPL_REAL));
 }
 /* (x, x, x, x). */
 DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_splat)(DIRAC_TMPL_REAL x) {
@@ -210,8 +214,10 @@ DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_ipow_swap)(int k, DIRAC_V4_ v) {
 }
 /* i v (both numbers). */
 DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_times_i)(DIRAC_V4_ v) {
-  const DIRAC_V4_ flip = {-1, 1, -1, 1};
-  return __builtin_shufflevector(v, v, 1, 0, 3, 2) * flip;
+  /* the sign of the real parts flipped by a bit operation (exact, off the multiply units) */
+  typedef DIRAC_TMPL_UINT uv4 __attribute__((vector_size(sizeof(DIRAC_V4_))));
+  const DIRAC_V4_ neg = {-0., 0., -0., 0.};
+  return (DIRAC_V4_)((uv4)__builtin_shufflevector(v, v, 1, 0, 3, 2) ^ (uv4)neg);
 }
 
 /* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
@@ -598,6 +604,7 @@ HR_INLINE void DIRAC_F_(dirac_cpu_site)(
 #undef DIRAC_TMPL_REAL
 #undef DIRAC_TMPL_MKCPLX
 #undef DIRAC_TMPL_CLOVER
+#undef DIRAC_TMPL_UINT
 #undef DIRAC_TMPL_HAS_FMA
 #undef DIRAC_TMPL_V4_FMA
 #undef DIRAC_TMPL_V4_FNMA
