@@ -55,9 +55,9 @@ static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_
         }
       }
     }
-    DOP_(dirac_cpu_site)(out + (ix - oshift), mode, g5, s, diag,
-                         x != NULL ? x + (ix - oshift) : NULL, cl != NULL ? cl + (ix - ushift) : NULL,
-                         up, dn, uu, ud);
+    const DOP_SPINOR *xs = x != NULL ? x + (ix - oshift) : NULL;
+    const DOP_CLOVER *cs = cl != NULL ? cl + (ix - ushift) : NULL;
+    DOP_(dirac_cpu_site)(out + (ix - oshift), mode, g5, s, diag, xs, cs, up, dn, uu, ud);
   }
 }
 

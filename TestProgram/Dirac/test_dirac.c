@@ -263,7 +263,8 @@ static void check_operators(const dirac_op *D, const char *tag) {
     omp_set_num_threads(nthr);
     CHECK(bits_hash(a2) == bits_hash(b), "%s %s: 1 and 2 OpenMP threads give different bits",
           ops[k].name, tag);
-    CHECK(bits_hash_flt(af) == bits_hash_flt(bf), "%s %s single: 1 and 2 OpenMP threads give different bits", ops[k].name, tag);
+    CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
+          "%s %s single: 1 and 2 OpenMP threads give different bits", ops[k].name, tag);
 #endif
     snprintf(name, sizeof name, "%s_%s", ops[k].name, tag);
     record_sum(name, a);

@@ -217,7 +217,7 @@ START_TEST(test_cpu_kernel) {
     }
     suNf_spinor_to_flt(&xf, &x);
     for (int k = 0; k < 2 * 4 * NF * NF; k++)
-      (&clf.c[0][0])[k] = hr_cmplx_flt((float)hr_creal((&cl.c[0][0])[k]), (float)hr_cimag((&cl.c[0][0])[k]));
+      (&clf.c[0][0])[k] = hr_complex_to_flt((&cl.c[0][0])[k]);
     const int modes[3] = {DIRAC_HOP_PLAIN, DIRAC_HOP_PLUS_DIAG, DIRAC_HOP_THEN_INV};
     for (int m = 0; m < 3; m++)
       for (int g5 = 0; g5 < 2; g5++)
