@@ -8,10 +8,11 @@
  * Wilson operator), Dphi_clover (full Wilson-clover operator), g5Dphi_eopre_sq (Wilson),
  * Dphi_eopre_clover (clover even/odd preconditioned operator). Flops: the standard count
  * (printed at start): hopping term 128 NF^2 + 56 NF per output site (1320 for SU(3)
- * fundamental), plus the diagonal terms (see Doc/dirac.md). Bytes: the unavoidable traffic; for the hopping term per output site
- * 8 links, one input and one output spinor (1536 B double SU(3) fundamental). The ceiling is
- * the STREAM-triad bandwidth measured in the same run on the same memory footprint as the
- * operator (a 512 MB triad is printed too); roofline_fraction = GBps / ceiling.
+ * fundamental), plus the diagonal terms (see Doc/dirac.md). Bytes: the unavoidable traffic;
+ * for the hopping term per output site 8 links, one input and one output spinor (1536 B
+ * double SU(3) fundamental). The ceiling is the STREAM-triad bandwidth measured in the same
+ * run on the same memory footprint as the operator (a 512 MB triad is printed too);
+ * roofline_fraction = GBps / ceiling.
  * usage: [mpirun -np N] speed_test_diracoperator -i input_file_dirac (or input_file_dirac_large:
  * 48x24^3, larger than the caches) */
 #include <stdlib.h>
