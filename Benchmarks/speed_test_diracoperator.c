@@ -13,6 +13,10 @@
  * double SU(3) fundamental). The ceiling is the STREAM-triad bandwidth measured in the same
  * run on the same memory footprint as the operator (a 512 MB triad is printed too);
  * roofline_fraction = GBps / ceiling.
+ * Where the operator exchanges a halo (MPI process grids) a line per operator gives the
+ * exchanges and bytes per call (spin-projected half spinors), the time spent waiting for them
+ * after the inner pieces with and without overlap, and the fraction of the exchange hidden
+ * behind the inner pieces.
  * usage: [mpirun -np N] speed_test_diracoperator -i input_file_dirac (or input_file_dirac_large:
  * 48x24^3, larger than the caches) */
 #include <stdlib.h>
@@ -137,7 +141,7 @@ int main(int argc, char **argv) {
   const double clov_flop = 64. * NF * NF - 8. * NF; /* two (2NF)^2 complex mat-vecs */
   const double sp = 4. * NF * 16, lk = NF * NF * 16.; /* bytes of a spinor / link, double */
   const double hop_b = 8 * lk + 2 * sp;           /* hopping term per output site */
-  const double blk_b = 2. * 4. * NF * NF * 16.;   /* one site's clover blocks */
+  const double blk_b = (double)sizeof(suNf_clover); /* one site's packed clover blocks */
   bench_op ops[] = {
       {"hopping", 0, &glat_even, &glat_odd, hop, hop_b, Dphi_hop, Dphi_hop_flt},
       {"Dphi", 0, &glattice, &glattice, hop + diag_flop, hop_b + sp, Dphi, Dphi_flt},
@@ -174,8 +178,10 @@ int main(int argc, char **argv) {
     for (int single = 0; single < 2; single++) {
       int calls;
       double share;
+      dirac_comm_stats_reset();
       const double t =
           time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time, &calls, &share);
+      const dirac_comm_stats comm = dirac_comm_stats_get();
       double sites = nsites_local[k];
       global_sum(&sites, 1);
       const double flop = ops[k].flop_per_site * sites;
@@ -195,6 +201,28 @@ int main(int argc, char **argv) {
               "per thread)\n",
               ops[k].name, single ? "single" : "double", calls, share,
               share < 0.9 ? ": machine loaded, timing pessimistic" : "", per_core);
+      if (comm.exchanges > 0 && dirac_comm_overlap()) {
+        /* the same operator with the exchange completed before any site is computed: the
+         * wait is then the whole exchange, and the overlap hides 1 - wait_on / wait_off of it */
+        int calls_off;
+        double share_off;
+        dirac_set_comm_overlap(0);
+        dirac_comm_stats_reset();
+        const double t_off = time_op(&ops[k], single, ops[k].clover ? &clover : &wilson,
+                                     min_time, &calls_off, &share_off);
+        const dirac_comm_stats off = dirac_comm_stats_get();
+        dirac_set_comm_overlap(1);
+        double w[2] = {comm.wait_seconds / calls, off.wait_seconds / calls_off};
+        global_max(w, 2);
+        lprintf("BENCH", 0,
+                "  halo %s %s: %.1f exchanges and %.0f bytes sent per call and rank (spin-"
+                "projected half spinors), projecting %.1f us; wait after the inner pieces %.1f "
+                "us per call, %.1f us without overlap (%.1f ns_per_site): %.0f%% of the exchange "
+                "hidden\n",
+                ops[k].name, single ? "single" : "double", (double)comm.exchanges / calls,
+                comm.bytes_sent / calls, 1e6 * comm.pack_seconds / calls, 1e6 * w[0], 1e6 * w[1],
+                1e9 * t_off / sites, w[1] > 0 ? 100. * (1. - w[0] / w[1]) : 0.);
+      }
     }
   dirac_finalize();
   free_suNg_field(u);

@@ -43,8 +43,8 @@ size_t sendrecv_bytes(const geometry_descriptor *g, hr_layout layout, size_t sit
   return bytes;
 }
 
-hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout layout,
-                                      void *field, size_t site_bytes) {
+/* A free request of the pool, marked in use (stops when all are in flight). */
+static hr_comm_request *request_take(void) {
   hr_comm_request *r = NULL;
   for (int i = 0; i < HR_MAX_REQUESTS && r == NULL; i++)
     if (!request_pool[i].in_use) r = &request_pool[i];
@@ -53,7 +53,13 @@ hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout la
              HR_MAX_REQUESTS);
   r->in_use = 1;
   r->n = 0;
+  return r;
+}
+
+hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout layout,
+                                      void *field, size_t site_bytes) {
   sync_copies(g, layout, field, site_bytes);
+  hr_comm_request *r = request_take();
   int nb = geometry_nbuffers(g, layout);
 #if HR_WITH_MPI
   for (int i = 0; i < nb; i++) {
@@ -76,6 +82,38 @@ hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout la
            (size_t)g->sbuf_len[i] * site_bytes);
 #endif
   return r;
+}
+
+hr_comm_request *start_sendrecv_packed(const geometry_descriptor *g, hr_layout layout,
+                                       const void *send, void *recv, size_t site_bytes) {
+  hr_comm_request *r = request_take();
+  const int nb = geometry_nbuffers(g, layout);
+  size_t off = 0;
+  for (int i = 0; i < nb; i++) {
+    const size_t bytes = (size_t)g->rbuf_len[i] * site_bytes;
+#if HR_WITH_MPI
+    hr_assert(bytes <= INT_MAX, "receive buffer of %zu bytes too large for one message", bytes);
+    MPI_Irecv((char *)recv + off, (int)bytes, MPI_BYTE, g->rbuf_from_proc[i], g->buf_tag[i],
+              hr_cart_comm, &r->req[r->n++]);
+    MPI_Isend((const char *)send + off, (int)bytes, MPI_BYTE, g->sbuf_to_proc[i],
+              g->buf_tag[i], hr_cart_comm, &r->req[r->n++]);
+#else
+    /* one process: the partner of every (force_halo) buffer is this process */
+    memcpy((char *)recv + off, (const char *)send + off, bytes);
+#endif
+    off += bytes;
+  }
+  return r;
+}
+
+void sendrecv_progress(hr_comm_request *r) {
+#if HR_WITH_MPI
+  if (r == NULL || r->n == 0) return;
+  int done = 0;
+  MPI_Testall(r->n, r->req, &done, MPI_STATUSES_IGNORE);
+#else
+  (void)r;
+#endif
 }
 
 void complete_sendrecv(hr_comm_request *r) {

@@ -35,6 +35,19 @@ void sync_copies(const geometry_descriptor *g, hr_layout layout, void *field, si
  * same order. Do not write to the field's send buffers or read its halo until completed. */
 hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout layout,
                                       void *field, size_t site_bytes);
+/* Start the exchange of data packed by the caller, site_bytes per buffer site: buffer i of
+ * `g` with `layout` (sbuf_len[i] = rbuf_len[i] sites) is sent from `send` and received into
+ * `recv`, both at byte offset site_bytes (len[0] + ... + len[i-1]), with the partners and tags
+ * of start_sendrecv_field (the data of send buffer i arrives in the partner's receive buffer
+ * i). The Dirac operators send spin-projected half spinors this way. `send` must not change
+ * and `recv` not be read until completed (complete_sendrecv). */
+hr_comm_request *start_sendrecv_packed(const geometry_descriptor *g, hr_layout layout,
+                                       const void *send, void *recv, size_t site_bytes);
+/* Let an exchange in flight progress without waiting (MPI_Testall): the MPI library moves
+ * large messages only inside its calls, so a computation that overlaps an exchange calls
+ * this now and then, from the thread that started it (MPI_THREAD_FUNNELED). NULL, a
+ * finished exchange and builds without MPI: nothing. */
+void sendrecv_progress(hr_comm_request *req);
 /* Wait for an exchange to finish and release the request (NULL is ignored). */
 void complete_sendrecv(hr_comm_request *req);
 

@@ -24,7 +24,9 @@
  *
  * Under MPI each application starts the halo exchange of its input, computes the inner
  * pieces, completes the exchange and computes the boundary pieces (dirac_set_comm_overlap(0):
- * wait for the exchange first; the result is the same bit for bit). Output and input must be
+ * wait for the exchange first; the result is the same bit for bit). The CPU loops send the
+ * halo as spin-projected half spinors (half the bytes of full spinors; dirac_comm_stats_get
+ * counts them). Output and input must be
  * different fields. In GPU builds an operator runs where its backend says (backend.h). */
 #ifndef DIRAC_H
 #define DIRAC_H
@@ -55,6 +57,17 @@ dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_b
 /* Overlap of communication and computation for every operator: 1 (default) or 0. */
 void dirac_set_comm_overlap(int on);
 int dirac_comm_overlap(void);
+/* Halo exchanges of the CPU loops (half spinors) since the last reset: their number, the
+ * bytes this process sent, the seconds spent projecting and posting them, and the seconds
+ * spent waiting for them after the inner pieces (the part of the exchange not hidden). */
+typedef struct {
+  long exchanges;
+  double bytes_sent, pack_seconds, wait_seconds;
+} dirac_comm_stats;
+/* The statistics so far (this process). */
+dirac_comm_stats dirac_comm_stats_get(void);
+/* Set the statistics to zero. */
+void dirac_comm_stats_reset(void);
 /* Standard flop count of one application of the hopping term per output site. */
 long dirac_hop_flop_per_site(void);
 /* Unavoidable bytes per output site of the even/odd hopping term (double: 8, single: 4). */

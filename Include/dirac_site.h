@@ -138,19 +138,23 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
 #define DIRAC_TMPL_V4_FNMA DIRAC_V4_FNMA_FLT
 #include "dirac_site_template.h"
 
-/* The CPU site kernel (dirac_cpu_site) as the library's CPU loops compile it, with the
+/* The CPU site kernel (dirac_cpu_site_halo) as the library's CPU loops compile it, with the
  * vector instructions of configure's --with-simd (LibHR/Dirac/dirac.c); the tests compare it
- * with the generic form. */
+ * with the generic form. hup / hdn: NULL, or per direction NULL or the projected half spinor
+ * of the neighbour (the halo of another process). */
 #ifndef __CUDACC__
 void dirac_cpu_site_lib(suNf_spinor *out, int mode, int g5, double s, double diag,
                         const suNf_spinor *x, const suNf_clover *cl, const suNf_spinor *const up[4],
-                        const suNf_spinor *const dn[4], const suNf *const uup[4],
+                        const suNf_spinor *const dn[4], const dirac_half_spinor *const *hup,
+                        const dirac_half_spinor *const *hdn, const suNf *const uup[4],
                         const suNf *const udn[4]);
 /* Single precision of dirac_cpu_site_lib. */
 void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, float diag,
                             const suNf_spinor_flt *x, const suNf_clover_flt *cl,
                             const suNf_spinor_flt *const up[4], const suNf_spinor_flt *const dn[4],
-                            const suNf_flt *const uup[4], const suNf_flt *const udn[4]);
+                            const dirac_half_spinor_flt *const *hup,
+                            const dirac_half_spinor_flt *const *hdn, const suNf_flt *const uup[4],
+                            const suNf_flt *const udn[4]);
 #endif
 
 #endif

@@ -220,19 +220,16 @@ DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_times_i)(DIRAC_V4_ v) {
   return (DIRAC_V4_)((uv4)__builtin_shufflevector(v, v, 1, 0, 3, 2) ^ (uv4)neg);
 }
 
-/* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
- * components (0, 1) of colour i, acc_lo[i] components (2, 3). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_ *acc_lo, int mu,
-                                                    int s, int first, const DIRAC_TMPL_SPINOR *psi,
-                                                    const DIRAC_TMPL_MAT *U) {
+/* h[c] = the half spinor of (1 + s gamma_mu) psi at colour c in pair form, (h_0, h_1), and
+ * hs[c] = i h[c]: h_r = psi_r + s i^k_r psi_(2+p_r). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_project)(DIRAC_V4_ *h, DIRAC_V4_ *hs, int mu, int s,
+                                                    const DIRAC_TMPL_SPINOR *psi) {
   const int perm[4][2] = HR_GAMMA_PERM_INIT;
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
   const int p0 = perm[mu][0], p1 = perm[mu][1];
   const int sh = s < 0 ? 2 : 0;
-  /* projection: h_r = psi_r + s i^k_r psi_(2+p_r) */
   const int kp0 = ipow[mu][0] + sh, kp1 = ipow[mu][1] + sh;
   const DIRAC_V4_ sp = DIRAC_F_(dirac_v4_ipow_signs)(kp0, kp1);
-  DIRAC_V4_ h[NF], hs[NF];
   DIRAC_CPU_UNROLL
   for (int c = 0; c < NF; ++c) {
     const DIRAC_V4_ lo = DIRAC_F_(dirac_v4_pair)(psi->c[2 + p0].c[c], psi->c[2 + p1].c[c]);
@@ -240,6 +237,35 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_
                          DIRAC_F_(dirac_v4_pair)(psi->c[0].c[c], psi->c[1].c[c]));
     hs[c] = DIRAC_F_(dirac_v4_times_i)(h[c]);
   }
+}
+
+/* h, hs as dirac_v4_project from a half spinor projected already (dirac_spin_project: the
+ * same bits, the products with +-1 and +-i being exact), e.g. received from another process. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_half_load)(DIRAC_V4_ *h, DIRAC_V4_ *hs,
+                                                      const DIRAC_F_(dirac_half_spinor) * hp) {
+  DIRAC_CPU_UNROLL
+  for (int c = 0; c < NF; ++c) {
+    h[c] = DIRAC_F_(dirac_v4_pair)(hp->c[0].c[c], hp->c[1].c[c]);
+    hs[c] = DIRAC_F_(dirac_v4_times_i)(h[c]);
+  }
+}
+
+/* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
+ * components (0, 1) of colour i, acc_lo[i] components (2, 3); the neighbour is psi, or the
+ * half spinor hp of its projection when hp is not NULL. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_ *acc_lo, int mu,
+                                                    int s, int first, const DIRAC_TMPL_SPINOR *psi,
+                                                    const DIRAC_F_(dirac_half_spinor) * hp,
+                                                    const DIRAC_TMPL_MAT *U) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  const int p0 = perm[mu][0];
+  const int sh = s < 0 ? 2 : 0;
+  DIRAC_V4_ h[NF], hs[NF];
+  if (hp != NULL)
+    DIRAC_F_(dirac_v4_half_load)(h, hs, hp);
+  else
+    DIRAC_F_(dirac_v4_project)(h, hs, mu, s, psi);
   /* reconstruction: lower_(p_r) = s i^(-k_r) (W h)_r, the halves exchanged when p0 = 1 */
   const int kr0 = -ipow[mu][0] + sh, kr1 = -ipow[mu][1] + sh;
   DIRAC_V4_ sr = DIRAC_F_(dirac_v4_ipow_signs)(kr0, kr1);
@@ -279,20 +305,28 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_
   }
 }
 
-/* The hopping sum of one site in pair form (dirac_site_hop's arguments). */
+/* The hopping sum of one site in pair form (dirac_site_hop's arguments); hup / hdn, when not
+ * NULL, give for each direction the received half spinor of a neighbour in another process's
+ * halo (NULL entries: read up / dn). */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop)(DIRAC_V4_ *acc_up, DIRAC_V4_ *acc_lo,
                                                 const DIRAC_TMPL_SPINOR *const up[4],
                                                 const DIRAC_TMPL_SPINOR *const dn[4],
+                                                const DIRAC_F_(dirac_half_spinor) *const *hup,
+                                                const DIRAC_F_(dirac_half_spinor) *const *hdn,
                                                 const DIRAC_TMPL_MAT *const uup[4],
                                                 const DIRAC_TMPL_MAT *const udn[4]) {
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 0, -1, 1, up[0], uup[0]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 0, +1, 0, dn[0], udn[0]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 1, -1, 0, up[1], uup[1]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 1, +1, 0, dn[1], udn[1]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 2, -1, 0, up[2], uup[2]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 2, +1, 0, dn[2], udn[2]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 3, -1, 0, up[3], uup[3]);
-  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, 3, +1, 0, dn[3], udn[3]);
+#define DIRAC_V4_DIR_(mu, s, first, nb, hnb, lk)                                                \
+  DIRAC_F_(dirac_v4_hop_dir)(acc_up, acc_lo, mu, s, first, nb[mu], hnb != NULL ? hnb[mu] : NULL, \
+                             lk[mu])
+  DIRAC_V4_DIR_(0, -1, 1, up, hup, uup);
+  DIRAC_V4_DIR_(0, +1, 0, dn, hdn, udn);
+  DIRAC_V4_DIR_(1, -1, 0, up, hup, uup);
+  DIRAC_V4_DIR_(1, +1, 0, dn, hdn, udn);
+  DIRAC_V4_DIR_(2, -1, 0, up, hup, uup);
+  DIRAC_V4_DIR_(2, +1, 0, dn, hdn, udn);
+  DIRAC_V4_DIR_(3, -1, 0, up, hup, uup);
+  DIRAC_V4_DIR_(3, +1, 0, dn, hdn, udn);
+#undef DIRAC_V4_DIR_
 }
 
 /* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
@@ -305,7 +339,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
                                                   const DIRAC_TMPL_MAT *const uup[4],
                                                   const DIRAC_TMPL_MAT *const udn[4]) {
   DIRAC_V4_ acc_up[NF], acc_lo[NF];
-  DIRAC_F_(dirac_v4_hop)(acc_up, acc_lo, up, dn, uup, udn);
+  DIRAC_F_(dirac_v4_hop)(acc_up, acc_lo, up, dn, NULL, NULL, uup, udn);
   DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
     DIRAC_F_(dirac_v4_store)(out, 0, 1, i, acc_up[i]);
@@ -331,11 +365,11 @@ HR_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
 /* ----------------------------------------------------------- diagonal part and epilogue
  * Shared by the CPU loops and the GPU kernels (LibHR/Dirac). */
 
-/* A site's clover block (or its inverse) as strided entries: entry k of chirality block ch
- * (row-major, field_kinds.h) is base[(ch 4 NF^2 + k) stride]. A host element has stride 1
- * (dirac_clover_host); element e of a device piece of len elements has base at unit e of
- * the piece and stride len (gpu.h layout), so a GPU thread reads the block an entry at a time
- * where it is used (the block does not fit in its registers). */
+/* A site's clover block (or its inverse) as strided units: unit k of the packed chirality
+ * block ch (field_kinds.h) is base[(ch CLOVER_PACKED_UNITS + k) stride]. A host element has
+ * stride 1 (dirac_clover_host); element e of a device piece of len elements has base at unit
+ * e of the piece and stride len (gpu.h layout), so a GPU thread reads the block an entry at a
+ * time where it is used (the block does not fit in its registers). */
 typedef struct {
   const DIRAC_TMPL_CPLX *base;
   size_t stride;
@@ -348,17 +382,32 @@ DIRAC_ALWAYS_INLINE DIRAC_F_(dirac_clover_ref)
   return c;
 }
 
+/* Entry (i, j) of the chirality block ch of c (0 <= i, j < 2 NF), from its packed unit. */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_entry)(
+    const DIRAC_F_(dirac_clover_ref) * c, int ch, int i, int j) {
+  int how;
+  const int k = clover_packed_unit(i, j, &how);
+  const DIRAC_TMPL_CPLX z = c->base[(size_t)(ch * CLOVER_PACKED_UNITS + k) * c->stride];
+  switch (how) {
+  case HR_CLOVER_UNIT: return z;
+  case HR_CLOVER_CONJ: return hr_conj(z);
+  case HR_CLOVER_RE: return DIRAC_TMPL_MKCPLX(hr_creal(z), 0);
+  default: return DIRAC_TMPL_MKCPLX(hr_cimag(z), 0);
+  }
+}
+
 /* Component (spin 2 ch + s, colour a) of M x, M the clover block of c: row s NF + a of its
  * block ch times the spin components 2 ch, 2 ch + 1 of x. */
 DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_row_mul)(
     const DIRAC_F_(dirac_clover_ref) * c, int ch, int s, int a, const DIRAC_TMPL_SPINOR *x) {
-  const DIRAC_TMPL_CPLX *row =
-      c->base + (size_t)(ch * 4 * NF * NF + (s * NF + a) * 2 * NF) * c->stride;
-  DIRAC_TMPL_CPLX acc = hr_cmul(row[0], x->c[2 * ch].c[0]);
+  const int row = s * NF + a;
+  DIRAC_TMPL_CPLX acc = hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, 0), x->c[2 * ch].c[0]);
   DIRAC_UNROLL
-  for (int b = 1; b < NF; ++b) acc += hr_cmul(row[b * c->stride], x->c[2 * ch].c[b]);
+  for (int b = 1; b < NF; ++b)
+    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, b), x->c[2 * ch].c[b]);
   DIRAC_UNROLL
-  for (int b = 0; b < NF; ++b) acc += hr_cmul(row[(NF + b) * c->stride], x->c[2 * ch + 1].c[b]);
+  for (int b = 0; b < NF; ++b)
+    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, NF + b), x->c[2 * ch + 1].c[b]);
   return acc;
 }
 
@@ -493,11 +542,45 @@ HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-/* out[a] = M x in pair form for the clover block blk of one chirality (field_kinds.h): xp[b]
- * holds the two spin components of the chirality at colour b, out[a] the two rows (spin 0
- * and 1 of the block, colour a); the columns are summed in the order of
+/* Column col of the rows a and NF + a of the packed block ch of the host clover element cl
+ * (entries m0 = (a, col), m1 = (NF + a, col) of dirac_clover_entry), split for a complex
+ * multiply: *mr = (re m0, re m0, re m1, re m1), *mi = (im m0, im m0, im m1, im m1). Read as
+ * whole vectors; conjugates and real diagonal entries by exact shuffles and sign changes. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_column)(DIRAC_V4_ *mr, DIRAC_V4_ *mi,
+                                                          const DIRAC_TMPL_CLOVER *cl, int ch,
+                                                          int a, int col) {
+  const DIRAC_TMPL_CPLX *blk = cl->c[ch];
+  const int b = col % NF, c = col / NF;
+  DIRAC_V4_ m;
+  if (a == b) { /* (d0, d1, re z, im z): column 0 is (d0, conj z), column 1 (z, d1) */
+    __builtin_memcpy(&m, blk + 2 * NF * (NF - 1) + 2 * a, sizeof m);
+    const DIRAC_V4_ zero = DIRAC_F_(dirac_v4_splat)(0);
+    if (c == 0) {
+      *mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
+      *mi = -__builtin_shufflevector(m, zero, 4, 4, 3, 3);
+    } else {
+      *mr = __builtin_shufflevector(m, m, 2, 2, 1, 1);
+      *mi = __builtin_shufflevector(m, zero, 3, 3, 4, 4);
+    }
+    return;
+  }
+  int how;
+  const int k = clover_packed_unit(a, col, &how);
+  if (a < b) /* units k, k + 1: one column of a stored sub-block */
+    __builtin_memcpy(&m, blk + k, sizeof m);
+  else /* conjugates of the units k and k + 2 (a row of the sub-block b, a) */
+    m = DIRAC_F_(dirac_v4_pair)(blk[k], blk[k + 2]);
+  *mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
+  *mi = __builtin_shufflevector(m, m, 1, 1, 3, 3);
+  if (a > b) *mi = -*mi;
+}
+
+/* out[a] = M x in pair form for the packed clover block ch of the host element cl
+ * (field_kinds.h): xp[b] holds the two spin components of the chirality at colour b, out[a]
+ * the two rows (spin 0 and 1 of the block, colour a); the columns are summed in the order of
  * dirac_clover_row_mul. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out, const DIRAC_TMPL_CPLX *blk,
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out,
+                                                       const DIRAC_TMPL_CLOVER *cl, int ch,
                                                        const DIRAC_V4_ *xp) {
   DIRAC_V4_ xb[2][NF], xi[2][NF]; /* each column's x broadcast to both halves, and i x */
   DIRAC_CPU_UNROLL
@@ -513,10 +596,8 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out, const DIR
     DIRAC_CPU_UNROLL
     for (int col = 0; col < 2 * NF; ++col) {
       const int t = col / NF, b = col % NF;
-      const DIRAC_V4_ m =
-          DIRAC_F_(dirac_v4_pair)(blk[a * 2 * NF + col], blk[(NF + a) * 2 * NF + col]);
-      const DIRAC_V4_ mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
-      const DIRAC_V4_ mi = __builtin_shufflevector(m, m, 1, 1, 3, 3);
+      DIRAC_V4_ mr, mi;
+      DIRAC_F_(dirac_v4_clover_column)(&mr, &mi, cl, ch, a, col);
 #if DIRAC_TMPL_HAS_FMA
       acc = col == 0 ? mr * xb[t][b] : DIRAC_V4_FMA_(mr, xb[t][b], acc);
       acc = DIRAC_V4_FMA_(mi, xi[t][b], acc);
@@ -530,14 +611,16 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out, const DIR
 }
 
 /* out = the CPU kernel of one site (see the section head): dirac_site_hop, then
- * dirac_site_finish, in pair form without a spinor in memory between them. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
+ * dirac_site_finish, in pair form without a spinor in memory between them. hup / hdn: NULL,
+ * or the received half spinors of neighbours in the halo (dirac_v4_hop). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
     DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
     const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
-    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_TMPL_MAT *const uup[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
     const DIRAC_TMPL_MAT *const udn[4]) {
   DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
-  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, uup, udn);
+  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
   const DIRAC_V4_ sv = DIRAC_F_(dirac_v4_splat)(s);
   DIRAC_CPU_UNROLL
   for (int ch = 0; ch < 2; ++ch) {
@@ -548,7 +631,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
       for (int b = 0; b < NF; ++b)
         xp[b] = DIRAC_F_(dirac_v4_pair)(x->c[2 * ch].c[b], x->c[2 * ch + 1].c[b]);
       if (cl != NULL)
-        DIRAC_F_(dirac_v4_clover_mul)(t, cl->c[ch], xp);
+        DIRAC_F_(dirac_v4_clover_mul)(t, cl, ch, xp);
       else
         DIRAC_CPU_UNROLL
         for (int a = 0; a < NF; ++a) t[a] = DIRAC_F_(dirac_v4_splat)(diag) * xp[a];
@@ -562,7 +645,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
           DIRAC_V4_ r[NF];
           DIRAC_CPU_UNROLL
           for (int a = 0; a < NF; ++a) r[a] = t[a];
-          DIRAC_F_(dirac_v4_clover_mul)(t, cl->c[ch], r);
+          DIRAC_F_(dirac_v4_clover_mul)(t, cl, ch, r);
         } else {
           const DIRAC_V4_ f = DIRAC_F_(dirac_v4_splat)((DIRAC_TMPL_REAL)1 / diag);
           DIRAC_CPU_UNROLL
@@ -582,17 +665,38 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
 #pragma GCC diagnostic pop
 #endif
 #else
-/* out = the CPU kernel of one site (see the section head), plain form. */
-HR_INLINE void DIRAC_F_(dirac_cpu_site)(
+/* out = the CPU kernel of one site (see the section head), plain form; hup / hdn as in the
+ * vectorised form. */
+HR_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
+    const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_TMPL_SPINOR r;
+  for (int mu = 0; mu < 4; mu++)
+    for (int b = 0; b < 2; b++) { /* forward, then backward: dirac_site_hop_generic's order */
+      const DIRAC_F_(dirac_half_spinor) *hp = b == 0 ? (hup != NULL ? hup[mu] : NULL)
+                                                    : (hdn != NULL ? hdn[mu] : NULL);
+      const int sg = b == 0 ? -1 : +1, first = mu == 0 && b == 0;
+      const DIRAC_TMPL_MAT *U = b == 0 ? uup[mu] : udn[mu];
+      if (hp != NULL)
+        DIRAC_F_(dirac_site_hop_dir_half)(&r, mu, sg, first, hp, U);
+      else
+        DIRAC_F_(dirac_site_hop_dir)(&r, mu, sg, first, b == 0 ? up[mu] : dn[mu], U);
+    }
+  DIRAC_F_(dirac_site_finish)(out, mode, g5, s, diag, x, cl, &r);
+}
+#endif
+
+/* The CPU kernel of one site with every neighbour read from up / dn (dirac_cpu_site_halo). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
     DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
     const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
     const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_TMPL_MAT *const uup[4],
     const DIRAC_TMPL_MAT *const udn[4]) {
-  DIRAC_TMPL_SPINOR r;
-  DIRAC_F_(dirac_site_hop)(&r, up, dn, uup, udn);
-  DIRAC_F_(dirac_site_finish)(out, mode, g5, s, diag, x, cl, &r);
+  DIRAC_F_(dirac_cpu_site_halo)(out, mode, g5, s, diag, x, cl, up, dn, NULL, NULL, uup, udn);
 }
-#endif
 
 #undef DIRAC_F_
 #undef DIRAC_SR_

@@ -23,19 +23,50 @@
 
 #include "hr_build_config.h"
 #include "hr_complex.h"
+#include "hr_inline.h"
 #include "suN_types.h"
 
-/* Clover term of one site: the Hermitian matrix 1 + csw (i/4) sigma_{mu nu} F_{mu nu} acting
- * on spin x colour is block diagonal in the chiral basis; c[0] acts on spin components 0,1
- * (gamma5 = +1), c[1] on spin components 2,3 (gamma5 = -1). Each block is a full complex
- * (2 NF) x (2 NF) matrix, row-major, row/column index = spin * NF + colour with spin 0,1
- * inside the block. The Hermitian symmetry is not exploited in storage. */
+/* Clover term of one site: the Hermitian matrix 4 + m0 + C is block diagonal in the chiral
+ * basis; c[0] acts on spin components 0,1 (gamma5 = +1), c[1] on spin components 2,3
+ * (gamma5 = -1). A block A is (2 NF) x (2 NF), row/column index spin * NF + colour with spin
+ * 0,1 inside the block, and is stored packed: its 4 NF^2 independent reals as
+ * CLOVER_PACKED_UNITS complex units. Seen as NF x NF sub-blocks B_ab of size 2 x 2 (rows a,
+ * NF + a; columns b, NF + b):
+ *   units 4 k .. 4 k + 3 for the k-th pair a < b (lexicographic order): B_ab column by column,
+ *     A[a][b], A[NF+a][b], A[a][NF+b], A[NF+a][NF+b];
+ *   unit 2 NF (NF - 1) + 2 a: the real diagonal entries A[a][a] (real part) and
+ *     A[NF+a][NF+a] (imaginary part); unit 2 NF (NF - 1) + 2 a + 1: A[a][NF+a];
+ * every other entry is the conjugate of a stored one (clover_packed_unit). A column of B_ab
+ * is a pair of rows (a, NF + a) at one column: the pair form of the CPU kernels
+ * (dirac_site_template.h). 72 reals per site for SU(3) fundamental instead of 144. */
+#define CLOVER_PACKED_UNITS (2 * NF * NF)
 typedef struct {
-  hr_complex c[2][4 * NF * NF];
+  hr_complex c[2][CLOVER_PACKED_UNITS];
 } suNf_clover;
 typedef struct {
-  hr_complex_flt c[2][4 * NF * NF];
+  hr_complex_flt c[2][CLOVER_PACKED_UNITS];
 } suNf_clover_flt;
+
+/* How entry (i, j) of a packed clover block follows from its unit (clover_packed_unit). */
+enum { HR_CLOVER_UNIT = 0, HR_CLOVER_CONJ = 1, HR_CLOVER_RE = 2, HR_CLOVER_IM = 3 };
+
+/* The unit of a packed clover block that holds entry (i, j) (0 <= i, j < 2 NF), and in *how
+ * what the entry is: the unit, its conjugate, or its real or imaginary part (a real entry). */
+HR_INLINE int clover_packed_unit(int i, int j, int *how) {
+  const int a = i % NF, r = i / NF, b = j % NF, c = j / NF;
+  if (a == b) {
+    const int d = 2 * NF * (NF - 1) + 2 * a;
+    if (r == c)
+      *how = r == 0 ? HR_CLOVER_RE : HR_CLOVER_IM;
+    else
+      *how = r == 0 ? HR_CLOVER_UNIT : HR_CLOVER_CONJ;
+    return r == c ? d : d + 1;
+  }
+  const int lo = a < b ? a : b, hi = a < b ? b : a;
+  const int k = lo * (2 * NF - lo - 1) / 2 + (hi - lo - 1);
+  *how = a < b ? HR_CLOVER_UNIT : HR_CLOVER_CONJ;
+  return a < b ? 4 * k + 2 * c + r : 4 * k + 2 * r + c;
+}
 
 /* kind, site type, elements per site, halo layout, device component unit, field algebra */
 #define HR_FIELD_KINDS(X)                                                                      \

@@ -10,6 +10,7 @@
 #define FERMION_FORCE_SITES_H
 
 #include "clover.h"
+#include "dirac_site.h"
 #include "gpu.h"
 #include "hr_inline.h"
 #include "representation.h"
@@ -88,15 +89,19 @@ HR_INLINE void ff_store_plane(const ff_clover_acc *z, const fermion_force_view *
   ff_store_link(z->f[q / 4], v, ix, q % 4, in);
 }
 
-/* Element k of block ch of the clover field at base (site ix). */
+/* Entry (i, j) of block ch of the packed clover field at base (site ix; field_kinds.h). */
 HR_INLINE hr_complex ff_clover_element(const fermion_force_view *v, const suNf_clover *base,
-                                       int ix, int ch, int k) {
-  enum { DIM2 = CLOVER_BLOCK_DIM * CLOVER_BLOCK_DIM };
+                                       int ix, int ch, int i, int j) {
   const int e = ix - v->shift;
-  if (v->off == NULL) return base[e].c[ch][k];
-  const int o = v->off[e];
-  const hr_complex *b = (const hr_complex *)(base + o);
-  return b[(size_t)(ch * DIM2 + k) * (size_t)v->len[e] + (size_t)(e - o)];
+  dirac_clover_ref c;
+  if (v->off == NULL) {
+    c = dirac_clover_host(base + e);
+  } else {
+    const int o = v->off[e];
+    c.base = (const hr_complex *)(base + o) + (e - o);
+    c.stride = (size_t)v->len[e];
+  }
+  return dirac_clover_entry(&c, ch, i, j);
 }
 
 /* out = M in for a 4x4 spin matrix M (row-major). */
@@ -165,7 +170,6 @@ HR_INLINE void ff_site_eo(suNf *sig, const ff_clover_acc *z, const fermion_force
  * (s a)}, with the inverse clover blocks inv (glattice). */
 HR_INLINE void ff_site_logdet(const ff_clover_acc *z, const fermion_force_view *v,
                               const suNf_clover *inv, int ix, hr_complex cc) {
-  enum { DIM = CLOVER_BLOCK_DIM };
   for (int q = 0; q < FF_NPLANES; q++) {
     suNf zq;
     ff_load_plane(&zq, v, z, ix, q);
@@ -178,7 +182,7 @@ HR_INLINE void ff_site_logdet(const ff_clover_acc *z, const fermion_force_view *
           for (int a = 0; a < NF; a++)
             for (int b = 0; b < NF; b++)
               zq.c[b * NF + a] +=
-                  k * ff_clover_element(v, inv, ix, ch, (t * NF + b) * DIM + s * NF + a);
+                  k * ff_clover_element(v, inv, ix, ch, t * NF + b, s * NF + a);
         }
     ff_store_plane(z, v, ix, q, &zq);
   }

@@ -13,6 +13,7 @@
 
 #include "communications.h"
 #include "dirac_internal.h"
+#include "dirac_site.h"
 #include "dirac_state_gpu.h"
 #include "dirac_state_sites.h"
 #include "gamma.h"
@@ -218,18 +219,23 @@ void clover_state_build(dirac_clover_state *cs) {
   check_positive(cs);
 }
 
+/* out = the full block `chirality` of the packed clover element m (row-major). */
+static void clover_unpack(hr_complex *out, const suNf_clover *m, int chirality) {
+  const dirac_clover_ref c = dirac_clover_host(m);
+  for (int i = 0; i < D_; i++)
+    for (int j = 0; j < D_; j++) out[i * D_ + j] = dirac_clover_entry(&c, chirality, i, j);
+}
+
 void clover_block(hr_complex *out, const dirac_op *D, int ix, int chirality) {
   const dirac_clover_state *cs = dirac_clover_state_of(D);
   hr_assert(cs != NULL, "clover_block: the operator has csw = 0 (no clover term)");
-  memcpy(out, sync_host_clover_field(&cs->blk[0])[ix - glattice.master_shift].c[chirality],
-         sizeof(hr_complex) * D_ * D_);
+  clover_unpack(out, &sync_host_clover_field(&cs->blk[0])[ix - glattice.master_shift], chirality);
 }
 
 void clover_block_inverse(hr_complex *out, const dirac_op *D, int ix, int chirality) {
   const dirac_clover_state *cs = dirac_clover_state_of(D);
   hr_assert(cs != NULL, "clover_block_inverse: the operator has csw = 0 (no clover term)");
-  memcpy(out, sync_host_clover_field(&cs->blk[1])[ix - glattice.master_shift].c[chirality],
-         sizeof(hr_complex) * D_ * D_);
+  clover_unpack(out, &sync_host_clover_field(&cs->blk[1])[ix - glattice.master_shift], chirality);
 }
 
 const clover_field *clover_inverse_field(const dirac_op *D) {

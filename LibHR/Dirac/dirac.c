@@ -5,6 +5,9 @@
 #include "dirac.h"
 
 #include <stdint.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,11 +16,13 @@
 #include "dirac_internal.h"
 #include "dirac_site.h"
 #include "geometry.h"
+#include "hr_core.h"
 #include "hr_error.h"
 #include "linear_algebra.h"
 #include "suN.h"
 
 static int dirac_overlap = 1;
+static dirac_comm_stats dirac_comm; /* of the CPU loops, since the last reset */
 
 /* Stops with a message when this CPU lacks the vector instructions that the CPU loops were
  * compiled for (configure --with-simd); checked once, when the first operator is made. */
@@ -78,24 +83,41 @@ static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
 
 void dirac_cpu_site_lib(suNf_spinor *out, int mode, int g5, double s, double diag,
                         const suNf_spinor *x, const suNf_clover *cl, const suNf_spinor *const up[4],
-                        const suNf_spinor *const dn[4], const suNf *const uup[4],
+                        const suNf_spinor *const dn[4], const dirac_half_spinor *const *hup,
+                        const dirac_half_spinor *const *hdn, const suNf *const uup[4],
                         const suNf *const udn[4]) {
-  dirac_cpu_site(out, mode, g5, s, diag, x, cl, up, dn, uup, udn);
+  dirac_cpu_site_halo(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
 }
 void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, float diag,
                             const suNf_spinor_flt *x, const suNf_clover_flt *cl,
                             const suNf_spinor_flt *const up[4], const suNf_spinor_flt *const dn[4],
-                            const suNf_flt *const uup[4], const suNf_flt *const udn[4]) {
-  dirac_cpu_site_flt(out, mode, g5, s, diag, x, cl, up, dn, uup, udn);
+                            const dirac_half_spinor_flt *const *hup,
+                            const dirac_half_spinor_flt *const *hdn, const suNf_flt *const uup[4],
+                            const suNf_flt *const udn[4]) {
+  dirac_cpu_site_halo_flt(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
+dirac_comm_stats dirac_comm_stats_get(void) { return dirac_comm; }
+void dirac_comm_stats_reset(void) { memset(&dirac_comm, 0, sizeof dirac_comm); }
 int dirac_comm_overlap(void) { return dirac_overlap; }
 long dirac_hop_flop_per_site(void) { return DIRAC_HOP_FLOP_PER_SITE(NF); }
 long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(NF, real_bytes); }
 
 /* Sites ahead whose neighbours the CPU hopping loop prefetches. */
 #define DIRAC_PF_DIST 2
+/* Sites of the inner pieces between two calls of sendrecv_progress while the halo is
+ * exchanged (a few microseconds of work; MPI_Testall costs well under one). */
+#define DIRAC_POLL_SITES 64
+
+/* 1 on the thread that may call MPI (the master thread; MPI_THREAD_FUNNELED). */
+static inline int dirac_master_thread(void) {
+#ifdef _OPENMP
+  return omp_get_thread_num() == 0;
+#else
+  return 1;
+#endif
+}
 
 #define DOP_SFX
 #define DOP_SPINOR suNf_spinor
@@ -108,6 +130,7 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_GPU_LINKS GPU_LINKS_DBL
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk)
 #define DOP_G5(out, in) g5_spinor_field(out, in)
+#define DOP_HALF dirac_half_spinor
 #include "dirac_ops_template.c"
 
 #define DOP_SFX _flt
@@ -121,6 +144,7 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 #define DOP_GPU_LINKS GPU_LINKS_FLT
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk_flt)
 #define DOP_G5(out, in) g5_spinor_field_flt(out, in)
+#define DOP_HALF dirac_half_spinor_flt
 #include "dirac_ops_template.c"
 
 /* ------------------------------------------------------------------ solver interface */
@@ -183,5 +207,6 @@ void dirac_finalize(void) {
   tmp_field(-1, NULL);
   tmp_field_flt(-1, NULL);
   dirac_state_release();
+  dirac_halo_release();
   hr_gpu_sites_release();
 }

@@ -64,6 +64,29 @@ void clover_state_free(dirac_clover_state *cs);
  * remade when the geometry changes). */
 const int *dirac_time_table(int on_gpu);
 
+/* The spin-projected halo exchange of the CPU hopping loops for input fields on one geometry
+ * (dirac_halo.c): every site of the spinor send buffers is sent as the half spinor of
+ * (1 - gamma_mu) psi (buffers of the neighbours one step up) or (1 + gamma_mu) psi (one step
+ * down), half the bytes of a spinor, and the hopping sum of a boundary site reads the
+ * received half spinor in place of projecting a halo spinor (same bits: the projection is
+ * exact but for one rounded addition, the same on either side). */
+typedef struct {
+  const geometry_descriptor *g; /* the input geometry (NULL: not made) */
+  int generation;               /* geometry_generation() it was made for */
+  int nsites;                   /* sites in all spinor send buffers (= receive buffers) */
+  int *send_site;               /* master index of every send-buffer site, buffer by buffer */
+  unsigned char *send_dir;      /* its projection: mu (s = -1) or mu + 4 (s = +1) */
+  int halo_lo, halo_hi;         /* the receive buffers lie in the indices halo_lo..halo_hi-1 */
+  int *halo_pos;                /* half spinor of index halo_lo + k in recv (-1: none) */
+  void *send, *recv;            /* nsites half spinors each (double or single precision) */
+} dirac_halo;
+
+/* The halo tables of input geometry ig (made on first use and when the geometry changed);
+ * NULL when ig has no spinor buffers (one process without force_halo). */
+const dirac_halo *dirac_halo_of(const geometry_descriptor *ig);
+/* Free the halo tables (dirac_finalize). */
+void dirac_halo_release(void);
+
 /* 1 when D runs on the GPU path (GPU builds with the GPU backend chosen). */
 static inline int dirac_on_gpu(const dirac_op *D) {
   return HR_GPU_ENABLED && hr_backend_on_gpu(D->backend);

@@ -5,7 +5,8 @@
  * precision of a links state: 8 per site, forward then backward, see dirac_internal.h),
  * DOP_GPU_LINKS(ls) (device copy of the links of that precision on glattice),
  * DOP_CLOVER_BLOCKS(cs) (the two clover fields of that precision of a clover state: [0]
- * blocks, [1] inverses), DOP_G5(out, in) (out = gamma5 in, linear algebra of that precision).
+ * blocks, [1] inverses), DOP_G5(out, in) (out = gamma5 in, linear algebra of that precision),
+ * DOP_HALF (the half spinor of that precision, dirac_site.h).
  *
  * Every operator takes its links and clover blocks from the derived state of its dirac_op
  * (rebuilt when the gauge field's version changed), brings its input to the side it runs on
@@ -14,8 +15,8 @@
 #if !defined(DOP_SFX) || !defined(DOP_SPINOR) || !defined(DOP_MAT) || !defined(DOP_FIELD) ||  \
     !defined(DOP_CLOVER) || !defined(DOP_CLOVER_KIND) || !defined(DOP_REAL) ||                 \
     !defined(DOP_PACK) || !defined(DOP_GPU_LINKS) || !defined(DOP_CLOVER_BLOCKS) ||           \
-    !defined(DOP_G5)
-#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS and DOP_G5 before including it"
+    !defined(DOP_G5) || !defined(DOP_HALF)
+#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS, DOP_G5 and DOP_HALF before including it"
 #endif
 
 #define DOP_(name) HR_CAT(name, DOP_SFX)
@@ -23,41 +24,100 @@
 #define DOP_K_(verb) HR_CAT(verb, DOP_FIELD)
 #define DOP_CK_(verb) HR_CAT(verb, DOP_CLOVER_KIND)
 
+/* The received half spinor of index iy of the halo h, or NULL when iy is not in its receive
+ * buffers (or h is NULL). */
+DIRAC_ALWAYS_INLINE const DOP_HALF *DOP_(halo_half)(const dirac_halo *h, int iy) {
+  if (h == NULL || (unsigned)(iy - h->halo_lo) >= (unsigned)(h->halo_hi - h->halo_lo))
+    return NULL;
+  const int pos = h->halo_pos[iy - h->halo_lo];
+  return pos >= 0 ? (const DOP_HALF *)h->recv + pos : NULL;
+}
+
+/* The hopping application of the CPU loops at output site ix (dirac_cpu_site_halo): the
+ * neighbours from in (element 0 = index ishift), the 8 packed links of u, the epilogue's x
+ * (on the output geometry, shift oshift) and host clover elements cl (glattice); h: the
+ * received half spinors of the halo, or NULL where no neighbour lies in it (inner pieces).
+ * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end. */
+DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, const DOP_SPINOR *in,
+                                        int ishift, const DOP_MAT *u, int mode, int g5, DOP_REAL s,
+                                        DOP_REAL diag, const DOP_SPINOR *x, const DOP_CLOVER *cl,
+                                        const dirac_halo *h, int pf_end) {
+  const int ushift = glattice.master_shift;
+  const DOP_SPINOR *up[4], *dn[4];
+  const DOP_HALF *hup[4], *hdn[4];
+  const DOP_MAT *uu[4], *ud[4];
+  const DOP_MAT *ux = u + 8 * (ix - ushift);
+  for (int mu = 0; mu < 4; mu++) {
+    const int iy = iup(ix, mu), iz = idn(ix, mu);
+    up[mu] = in + (iy - ishift);
+    dn[mu] = in + (iz - ishift);
+    hup[mu] = DOP_(halo_half)(h, iy);
+    hdn[mu] = DOP_(halo_half)(h, iz);
+    uu[mu] = ux + mu;
+    ud[mu] = ux + 4 + mu;
+  }
+  if (ix + DIRAC_PF_DIST < pf_end) {
+    /* prefetch the scattered neighbours of a site a few iterations ahead */
+    const int jx = ix + DIRAC_PF_DIST;
+    for (int mu = 0; mu < 4; mu++) {
+      const int jy = iup(jx, mu), jz = idn(jx, mu);
+      if (jy >= ishift && jz >= ishift) {
+        DIRAC_PREFETCH(in + (jy - ishift), sizeof(DOP_SPINOR));
+        DIRAC_PREFETCH(in + (jz - ishift), sizeof(DOP_SPINOR));
+      }
+    }
+  }
+  const DOP_SPINOR *xs = x != NULL ? x + (ix - oshift) : NULL;
+  const DOP_CLOVER *cs = cl != NULL ? cl + (ix - ushift) : NULL;
+  DOP_(dirac_cpu_site_halo)(out + (ix - oshift), mode, g5, s, diag, xs, cs, up, dn,
+                            h != NULL ? hup : NULL, h != NULL ? hdn : NULL, uu, ud);
+}
+
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each
- * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice). */
+ * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice);
+ * h: the received half spinors of the halo (boundary pieces), or NULL; progress: the halo
+ * exchange in flight during the inner pieces (or NULL). */
 static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_SPINOR *out,
                              const DOP_SPINOR *in, int ishift, const DOP_MAT *u, int mode, int g5,
                              DOP_REAL s, DOP_REAL diag, const DOP_SPINOR *x,
-                             const DOP_CLOVER *cl) {
+                             const DOP_CLOVER *cl, const dirac_halo *h,
+                             hr_comm_request *progress) {
   const int oshift = og->master_shift;
-  const int ushift = glattice.master_shift;
   /* last master index of the range + 1: prefetches stay among master sites */
   const int pf_end = p1 > p0 ? og->master_end[p1 - 1] + 1 : 0;
-  _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-    const DOP_SPINOR *up[4], *dn[4];
-    const DOP_MAT *uu[4], *ud[4];
-    const DOP_MAT *ux = u + 8 * (ix - ushift);
-    for (int mu = 0; mu < 4; mu++) {
-      const int iy = iup(ix, mu), iz = idn(ix, mu);
-      up[mu] = in + (iy - ishift);
-      dn[mu] = in + (iz - ishift);
-      uu[mu] = ux + mu;
-      ud[mu] = ux + 4 + mu;
+  if (h == NULL && progress == NULL) {
+    _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end);
     }
-    if (ix + DIRAC_PF_DIST < pf_end) {
-      /* prefetch the scattered neighbours of a site a few iterations ahead */
-      const int jx = ix + DIRAC_PF_DIST;
-      for (int mu = 0; mu < 4; mu++) {
-        const int jy = iup(jx, mu), jz = idn(jx, mu);
-        if (jy >= ishift && jz >= ishift) {
-          DIRAC_PREFETCH(in + (jy - ishift), sizeof(DOP_SPINOR));
-          DIRAC_PREFETCH(in + (jz - ishift), sizeof(DOP_SPINOR));
-        }
-      }
+  } else if (h == NULL) { /* inner pieces while the halo is exchanged: the master thread
+                             lets the exchange progress every DIRAC_POLL_SITES of its sites */
+    _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end);
+      if (ix % DIRAC_POLL_SITES == 0 && dirac_master_thread()) sendrecv_progress(progress);
     }
-    const DOP_SPINOR *xs = x != NULL ? x + (ix - oshift) : NULL;
-    const DOP_CLOVER *cs = cl != NULL ? cl + (ix - ushift) : NULL;
-    DOP_(dirac_cpu_site)(out + (ix - oshift), mode, g5, s, diag, xs, cs, up, dn, uu, ud);
+  } else {
+    _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end);
+    }
+  }
+}
+
+/* The half spinors of the send buffers of h from the master sites of in (element 0 = index
+ * ishift): (1 -/+ gamma_mu) psi projected as the receiving process's hopping sum needs it. */
+static void DOP_(halo_pack)(const dirac_halo *h, const DOP_SPINOR *in, int ishift) {
+  DOP_HALF *send = (DOP_HALF *)h->send;
+  const int n = h->nsites;
+  HR_OMP_PRAGMA(omp parallel for schedule(static))
+  for (int k = 0; k < n; k++) {
+    const DOP_SPINOR *psi = in + (h->send_site[k] - ishift);
+    switch (h->send_dir[k]) { /* constant directions: the projections fold */
+#define DOP_PROJECT_(mu)                                                                       \
+  case mu: DOP_(dirac_spin_project)(&send[k], mu, -1, psi); break;                              \
+  case mu + 4: DOP_(dirac_spin_project)(&send[k], mu, +1, psi); break;
+      DOP_PROJECT_(0) DOP_PROJECT_(1) DOP_PROJECT_(2) DOP_PROJECT_(3)
+#undef DOP_PROJECT_
+      default: break;
+    }
   }
 }
 
@@ -94,13 +154,26 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   const DOP_SPINOR *xp = x != NULL ? DOP_K_(sync_host_)(x) : NULL;
   const DOP_CLOVER *cl = clf != NULL ? DOP_CK_(sync_host_)(clf) : NULL;
   DOP_SPINOR *op = DOP_K_(host_write_)(out);
-  hr_comm_request *req =
-      start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
+  /* the halo as half spinors (dirac_halo), exchanged while the inner pieces are computed */
+  const dirac_halo *h = dirac_halo_of(ig);
+  hr_comm_request *req;
+  if (h != NULL) {
+    const double t0 = hr_wtime();
+    DOP_(halo_pack)(h, ip, ig->master_shift);
+    req = start_sendrecv_packed(ig, HR_LAYOUT_SPINOR, h->send, h->recv, sizeof(DOP_HALF));
+    dirac_comm.exchanges++;
+    dirac_comm.bytes_sent += (double)h->nsites * (double)sizeof(DOP_HALF);
+    dirac_comm.pack_seconds += hr_wtime() - t0;
+  } else {
+    req = start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
+  }
   DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_PACK(ls), mode, g5, s, diag, xp,
-                   cl);
+                   cl, NULL, h != NULL ? req : NULL);
+  const double t1 = hr_wtime();
   complete_sendrecv(req);
+  if (h != NULL) dirac_comm.wait_seconds += hr_wtime() - t1;
   DOP_(hop_pieces)(og, p_split, og->local_master_pieces, op, ip, ig->master_shift, DOP_PACK(ls),
-                   mode, g5, s, diag, xp, cl);
+                   mode, g5, s, diag, xp, cl, h, NULL);
 }
 
 /* Diagonal part site by site: out = M in or M^-1 in (M = 4 + m0 + C), times gamma5 if g5. */
@@ -271,3 +344,4 @@ static void DOP_(form_apply_dag)(DOP_FIELD *out, const dirac_op *D, dirac_form f
 #undef DOP_GPU_LINKS
 #undef DOP_CLOVER_BLOCKS
 #undef DOP_G5
+#undef DOP_HALF

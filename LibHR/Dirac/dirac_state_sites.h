@@ -134,10 +134,11 @@ typedef struct {
   hr_complex s[6][2][2][2];
 } dirac_sigma_blocks;
 
-/* The two blocks of 4 + m0 + C at site ix. Open time boundaries (v->open_t): the identity on
- * the slices 0 and glb_t - 1, 4 + m0 + cF - 1 + C on the slices 1 and glb_t - 2
- * (v->dcf = cF - 1), as openQCD's SW term. */
-HR_INLINE void dirac_site_clover_blocks(suNf_clover *out, const dirac_links_view *v,
+/* The two blocks of 4 + m0 + C at site ix, full and row-major (out[ch][i D + j]). Open time
+ * boundaries (v->open_t): the identity on the slices 0 and glb_t - 1, 4 + m0 + cF - 1 + C on
+ * the slices 1 and glb_t - 2 (v->dcf = cF - 1), as openQCD's SW term. */
+HR_INLINE void dirac_site_clover_blocks(hr_complex out[2][CLOVER_BLOCK_DIM * CLOVER_BLOCK_DIM],
+                                        const dirac_links_view *v,
                                         const dirac_sigma_blocks *sig, double csw, double m0,
                                         int ix) {
   enum { D_ = CLOVER_BLOCK_DIM };
@@ -146,7 +147,7 @@ HR_INLINE void dirac_site_clover_blocks(suNf_clover *out, const dirac_links_view
     if (dirac_open_outer_slice(t, v->glb_t)) {
       for (int ch = 0; ch < 2; ch++)
         for (int k = 0; k < D_ * D_; k++)
-          out->c[ch][k] = hr_cmplx(k % (D_ + 1) == 0 ? 1. : 0., 0.);
+          out[ch][k] = hr_cmplx(k % (D_ + 1) == 0 ? 1. : 0., 0.);
       return;
     }
     if (t == 1 || t == v->glb_t - 2) m0 += v->dcf;
@@ -164,7 +165,7 @@ HR_INLINE void dirac_site_clover_blocks(suNf_clover *out, const dirac_links_view
             hr_complex z = hr_cmplx(s == t && a == b ? 4. + m0 : 0., 0.);
             for (int q = 0; q < 6; q++)
               z += ihalf_csw * hr_cmul(sig->s[q][ch][s][t], F[q].c[a * NF + b]);
-            out->c[ch][(s * NF + a) * D_ + t * NF + b] = z;
+            out[ch][(s * NF + a) * D_ + t * NF + b] = z;
           }
 }
 
@@ -206,17 +207,42 @@ HR_INLINE double dirac_site_factorise_block(hr_complex *inverse, const hr_comple
   return logdet;
 }
 
-/* The clover state of site ix: blocks, inverses (double and single precision) and
+/* packed = the packed form (field_kinds.h) of the Hermitian block full (row-major): the
+ * entries that the packed form keeps are copied, the real parts only on the diagonal. The
+ * other entries are their conjugates exactly for the blocks of dirac_site_clover_blocks and
+ * to rounding for the inverses of dirac_site_factorise_block. */
+HR_INLINE void dirac_clover_pack(hr_complex *packed, const hr_complex *full) {
+  enum { D_ = CLOVER_BLOCK_DIM };
+  for (int i = 0; i < D_; i++)
+    for (int j = 0; j < D_; j++) {
+      int how;
+      const int k = clover_packed_unit(i, j, &how);
+      if (how == HR_CLOVER_UNIT)
+        packed[k] = full[i * D_ + j];
+      else if (how == HR_CLOVER_RE)
+        packed[k] = hr_cmplx(hr_creal(full[i * D_ + i]), hr_creal(full[(i + NF) * (D_ + 1)]));
+    }
+}
+
+/* The clover state of site ix: packed blocks, inverses (double and single precision) and
  * log det of both blocks (NaN when one is not positive definite). */
 HR_INLINE double dirac_site_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_flt,
                                    suNf_clover_flt *inv_flt, const dirac_links_view *v,
                                    const dirac_sigma_blocks *sig, double csw, double m0, int ix) {
   enum { D_ = CLOVER_BLOCK_DIM };
-  dirac_site_clover_blocks(blk, v, sig, csw, m0, ix);
+  hr_complex full[2][D_ * D_], finv[D_ * D_];
+  dirac_site_clover_blocks(full, v, sig, csw, m0, ix);
   double ld = 0.;
-  for (int ch = 0; ch < 2; ch++) ld += dirac_site_factorise_block(inv->c[ch], blk->c[ch]);
+  for (int ch = 0; ch < 2; ch++) {
+    const double l = dirac_site_factorise_block(finv, full[ch]);
+    if (isnan(l)) /* not positive definite: the program stops; no indeterminate values */
+      for (int k = 0; k < D_ * D_; k++) finv[k] = hr_cmplx(0, 0);
+    ld += l;
+    dirac_clover_pack(blk->c[ch], full[ch]);
+    dirac_clover_pack(inv->c[ch], finv);
+  }
   for (int ch = 0; ch < 2; ch++)
-    for (int k = 0; k < D_ * D_; k++) {
+    for (int k = 0; k < CLOVER_PACKED_UNITS; k++) {
       blk_flt->c[ch][k] = hr_complex_to_flt(blk->c[ch][k]);
       inv_flt->c[ch][k] = hr_complex_to_flt(inv->c[ch][k]);
     }

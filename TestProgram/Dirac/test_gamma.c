@@ -3,8 +3,10 @@
  * diag(1,1,-1,-1) = gamma5; sigma_mu,nu is Hermitian and block diagonal; the per-site
  * hopping kernel (spin projection, 2 mat-vecs, reconstruction) equals the product of the
  * explicit 4x4 matrices (1 -/+ gamma_mu) with U psi, in double and single precision; the
- * library's CPU site kernel (configure --with-simd) equals the generic code; the
- * standard counts 1320 flop and 1536 bytes for SU(3) fundamental. */
+ * library's CPU site kernel (configure --with-simd) equals the generic code, and gives the
+ * same bits from neighbours received as projected half spinors (the MPI halo); the packed
+ * clover layout holds each Hermitian block whole; the standard counts 1320 flop and 1536
+ * bytes for SU(3) fundamental. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -199,7 +201,7 @@ START_TEST(test_cpu_kernel) {
       qd[mu] = &ud[mu];
     }
     random_vec(&st, &x.c[0].c[0], 4 * NF);
-    random_vec(&st, &cl.c[0][0], 8 * NF * NF);
+    random_vec(&st, &cl.c[0][0], 2 * CLOVER_PACKED_UNITS);
     suNf_spinor_flt upf[4], dnf[4], xf, outf;
     suNf_flt uuf[4], udf[4];
     suNf_clover_flt clf;
@@ -216,8 +218,25 @@ START_TEST(test_cpu_kernel) {
       qdf[mu] = &udf[mu];
     }
     suNf_spinor_to_flt(&xf, &x);
-    for (int k = 0; k < 2 * 4 * NF * NF; k++)
+    for (int k = 0; k < 2 * CLOVER_PACKED_UNITS; k++)
       (&clf.c[0][0])[k] = hr_complex_to_flt((&cl.c[0][0])[k]);
+    /* the neighbours as received half spinors (a halo of another process): the directions
+     * of the bits of `halo_dirs` (forward mu: bit mu, backward: bit 4 + mu) */
+    dirac_half_spinor hu[4], hd[4];
+    dirac_half_spinor_flt huf[4], hdf[4];
+    const dirac_half_spinor *phu[4], *phd[4];
+    const dirac_half_spinor_flt *phuf[4], *phdf[4];
+    const int halo_dirs = rep == 0 ? 0xff : 0x5a + rep;
+    for (int mu = 0; mu < 4; mu++) {
+      dirac_spin_project(&hu[mu], mu, -1, &up[mu]);
+      dirac_spin_project(&hd[mu], mu, +1, &dn[mu]);
+      dirac_spin_project_flt(&huf[mu], mu, -1, &upf[mu]);
+      dirac_spin_project_flt(&hdf[mu], mu, +1, &dnf[mu]);
+      phu[mu] = (halo_dirs >> mu) & 1 ? &hu[mu] : NULL;
+      phd[mu] = (halo_dirs >> (4 + mu)) & 1 ? &hd[mu] : NULL;
+      phuf[mu] = phu[mu] != NULL ? &huf[mu] : NULL;
+      phdf[mu] = phd[mu] != NULL ? &hdf[mu] : NULL;
+    }
     const int modes[3] = {DIRAC_HOP_PLAIN, DIRAC_HOP_PLUS_DIAG, DIRAC_HOP_THEN_INV};
     for (int m = 0; m < 3; m++)
       for (int g5 = 0; g5 < 2; g5++)
@@ -227,7 +246,13 @@ START_TEST(test_cpu_kernel) {
           suNf_spinor r;
           dirac_site_hop_generic(&r, pu, pd, qu, qd);
           dirac_site_finish(&want, modes[m], g5, s, diag, &x, c, &r);
-          dirac_cpu_site_lib(&out, modes[m], g5, s, diag, &x, c, pu, pd, qu, qd);
+          dirac_cpu_site_lib(&out, modes[m], g5, s, diag, &x, c, pu, pd, NULL, NULL, qu, qd);
+          suNf_spinor outh;
+          dirac_cpu_site_lib(&outh, modes[m], g5, s, diag, &x, c, pu, pd, phu, phd, qu, qd);
+          ck_assert_msg(memcmp(&out, &outh, sizeof out) == 0,
+                        "CPU kernel mode %d g5 %d clover %d: received half spinors (directions "
+                        "0x%x) do not give the bits of the full neighbours",
+                        modes[m], g5, withcl, halo_dirs);
           const double dd = spinor_rel(&out, &want);
           ck_assert_msg(dd < 1e-14, "CPU kernel (%s) mode %d g5 %d clover %d: relative %g", HR_SIMD,
                         modes[m], g5, withcl, dd);
@@ -236,7 +261,14 @@ START_TEST(test_cpu_kernel) {
                           "portable CPU kernel mode %d g5 %d clover %d: not the generic bits",
                           modes[m], g5, withcl);
           dirac_cpu_site_lib_flt(&outf, modes[m], g5, (float)s, (float)diag, &xf,
-                                 withcl ? &clf : NULL, puf, pdf, quf, qdf);
+                                 withcl ? &clf : NULL, puf, pdf, NULL, NULL, quf, qdf);
+          suNf_spinor_flt outhf;
+          dirac_cpu_site_lib_flt(&outhf, modes[m], g5, (float)s, (float)diag, &xf,
+                                 withcl ? &clf : NULL, puf, pdf, phuf, phdf, quf, qdf);
+          ck_assert_msg(memcmp(&outf, &outhf, sizeof outf) == 0,
+                        "single CPU kernel mode %d g5 %d clover %d: received half spinors "
+                        "(directions 0x%x) do not give the bits of the full neighbours",
+                        modes[m], g5, withcl, halo_dirs);
           suNf_spinor back;
           suNf_spinor_flt_to_dbl(&back, &outf);
           const double df = spinor_rel(&back, &want);
@@ -246,6 +278,66 @@ START_TEST(test_cpu_kernel) {
         }
   }
   ck_assert_int_eq(cases, 48);
+}
+END_TEST
+
+/* The packed clover layout (field_kinds.h): every unit holds entries of one Hermitian pair
+ * (i, j), (j, i) or the two real diagonal entries of one colour, each unit is used, the
+ * column pairs (a, NF + a) of the sub-blocks a < b are adjacent units (the CPU kernels' pair
+ * form); a random packed block is Hermitian through dirac_clover_entry, and
+ * dirac_site_clover_mul is the product with its full matrix. */
+START_TEST(test_clover_packed) {
+  enum { D = 2 * NF, U = CLOVER_PACKED_UNITS };
+  int uses[U][4];
+  memset(uses, 0, sizeof uses);
+  for (int i = 0; i < D; i++)
+    for (int j = 0; j < D; j++) {
+      int how, how_t;
+      const int k = clover_packed_unit(i, j, &how), kt = clover_packed_unit(j, i, &how_t);
+      ck_assert_msg(k >= 0 && k < U, "entry (%d,%d): unit %d out of range", i, j, k);
+      uses[k][how]++;
+      if (i == j) {
+        ck_assert_int_eq(how, i < NF ? HR_CLOVER_RE : HR_CLOVER_IM);
+      } else {
+        ck_assert_msg(k == kt && how + how_t == HR_CLOVER_CONJ && how != how_t,
+                      "entries (%d,%d) and (%d,%d) are not a conjugate pair", i, j, j, i);
+      }
+      const int a = i % NF, b = j % NF;
+      if (i < NF && a < b) { /* rows a and NF + a of a column: units k, k + 1 */
+        int h2;
+        ck_assert_int_eq(clover_packed_unit(NF + a, j, &h2), k + 1);
+        ck_assert_int_eq(how, HR_CLOVER_UNIT);
+        ck_assert_int_eq(h2, HR_CLOVER_UNIT);
+      }
+    }
+  for (int k = 0; k < U; k++)
+    ck_assert_msg((uses[k][HR_CLOVER_UNIT] == 1 && uses[k][HR_CLOVER_CONJ] == 1 &&
+                   uses[k][HR_CLOVER_RE] == 0 && uses[k][HR_CLOVER_IM] == 0) ||
+                      (uses[k][HR_CLOVER_UNIT] == 0 && uses[k][HR_CLOVER_CONJ] == 0 &&
+                       uses[k][HR_CLOVER_RE] == 1 && uses[k][HR_CLOVER_IM] == 1),
+                  "unit %d is not one Hermitian pair or one diagonal pair", k);
+  hr_rng_stream st;
+  rng_stream_init(&st, 13, 0, 0);
+  suNf_clover cl;
+  suNf_spinor x, out;
+  random_vec(&st, &cl.c[0][0], 2 * U);
+  random_vec(&st, &x.c[0].c[0], 4 * NF);
+  const dirac_clover_ref c = dirac_clover_host(&cl);
+  for (int ch = 0; ch < 2; ch++)
+    for (int i = 0; i < D; i++)
+      for (int j = 0; j < D; j++)
+        ck_assert(dirac_clover_entry(&c, ch, i, j) == conj(dirac_clover_entry(&c, ch, j, i)));
+  dirac_site_clover_mul(&out, &cl, &x);
+  double dmax = 0;
+  for (int ch = 0; ch < 2; ch++)
+    for (int i = 0; i < D; i++) {
+      hr_complex want = 0;
+      for (int j = 0; j < D; j++)
+        want += dirac_clover_entry(&c, ch, i, j) * x.c[2 * ch + j / NF].c[j % NF];
+      const double d = cabs(out.c[2 * ch + i / NF].c[i % NF] - want);
+      dmax = d > dmax ? d : dmax;
+    }
+  ck_assert_msg(dmax < 1e-14, "packed clover block times a spinor: deviation %g", dmax);
 }
 END_TEST
 
@@ -263,6 +355,7 @@ int main(void) {
   tcase_add_test(tc, test_sigma);
   tcase_add_test(tc, test_site_kernel);
   tcase_add_test(tc, test_cpu_kernel);
+  tcase_add_test(tc, test_clover_packed);
   tcase_add_test(tc, test_counts);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
