@@ -382,32 +382,38 @@ DIRAC_ALWAYS_INLINE DIRAC_F_(dirac_clover_ref)
   return c;
 }
 
-/* Entry (i, j) of the chirality block ch of c (0 <= i, j < 2 NF), from its packed unit. */
+/* Entry (spin r, colour a; spin t, colour b) of the chirality block ch of c, i.e. (r NF + a,
+ * t NF + b), from its packed unit. */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_entry_sc)(
+    const DIRAC_F_(dirac_clover_ref) * c, int ch, int r, int a, int t, int b) {
+  int how;
+  const int k = clover_packed_unit_sc(r, a, t, b, &how);
+  const DIRAC_TMPL_CPLX z = c->base[(size_t)(ch * CLOVER_PACKED_UNITS + k) * c->stride];
+  /* selections rather than branches (how is a run-time value in some kernels) */
+  const DIRAC_TMPL_REAL re = how == HR_CLOVER_IM ? hr_cimag(z) : hr_creal(z);
+  const DIRAC_TMPL_REAL im = how >= HR_CLOVER_RE ? (DIRAC_TMPL_REAL)0
+                             : (how == HR_CLOVER_CONJ ? -hr_cimag(z) : hr_cimag(z));
+  return DIRAC_TMPL_MKCPLX(re, im);
+}
+
+/* Entry (i, j) of the chirality block ch of c (0 <= i, j < 2 NF). */
 DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_entry)(
     const DIRAC_F_(dirac_clover_ref) * c, int ch, int i, int j) {
-  int how;
-  const int k = clover_packed_unit(i, j, &how);
-  const DIRAC_TMPL_CPLX z = c->base[(size_t)(ch * CLOVER_PACKED_UNITS + k) * c->stride];
-  switch (how) {
-  case HR_CLOVER_UNIT: return z;
-  case HR_CLOVER_CONJ: return hr_conj(z);
-  case HR_CLOVER_RE: return DIRAC_TMPL_MKCPLX(hr_creal(z), 0);
-  default: return DIRAC_TMPL_MKCPLX(hr_cimag(z), 0);
-  }
+  return DIRAC_F_(dirac_clover_entry_sc)(c, ch, i / NF, i % NF, j / NF, j % NF);
 }
 
 /* Component (spin 2 ch + s, colour a) of M x, M the clover block of c: row s NF + a of its
  * block ch times the spin components 2 ch, 2 ch + 1 of x. */
 DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_row_mul)(
     const DIRAC_F_(dirac_clover_ref) * c, int ch, int s, int a, const DIRAC_TMPL_SPINOR *x) {
-  const int row = s * NF + a;
-  DIRAC_TMPL_CPLX acc = hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, 0), x->c[2 * ch].c[0]);
+  DIRAC_TMPL_CPLX acc =
+      hr_cmul(DIRAC_F_(dirac_clover_entry_sc)(c, ch, s, a, 0, 0), x->c[2 * ch].c[0]);
   DIRAC_UNROLL
   for (int b = 1; b < NF; ++b)
-    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, b), x->c[2 * ch].c[b]);
+    acc += hr_cmul(DIRAC_F_(dirac_clover_entry_sc)(c, ch, s, a, 0, b), x->c[2 * ch].c[b]);
   DIRAC_UNROLL
   for (int b = 0; b < NF; ++b)
-    acc += hr_cmul(DIRAC_F_(dirac_clover_entry)(c, ch, row, NF + b), x->c[2 * ch + 1].c[b]);
+    acc += hr_cmul(DIRAC_F_(dirac_clover_entry_sc)(c, ch, s, a, 1, b), x->c[2 * ch + 1].c[b]);
   return acc;
 }
 

@@ -50,22 +50,29 @@ typedef struct {
 /* How entry (i, j) of a packed clover block follows from its unit (clover_packed_unit). */
 enum { HR_CLOVER_UNIT = 0, HR_CLOVER_CONJ = 1, HR_CLOVER_RE = 2, HR_CLOVER_IM = 3 };
 
-/* The unit of a packed clover block that holds entry (i, j) (0 <= i, j < 2 NF), and in *how
- * what the entry is: the unit, its conjugate, or its real or imaginary part (a real entry). */
-HR_INLINE int clover_packed_unit(int i, int j, int *how) {
-  const int a = i % NF, r = i / NF, b = j % NF, c = j / NF;
+/* The unit of a packed clover block that holds the entry of row (spin r, colour a) and
+ * column (spin c, colour b), i.e. (r NF + a, c NF + b), and in *how what the entry is: the
+ * unit, its conjugate, or its real or imaginary part (a real entry). */
+HR_INLINE int clover_packed_unit_sc(int r, int a, int c, int b, int *how) {
   if (a == b) {
     const int d = 2 * NF * (NF - 1) + 2 * a;
-    if (r == c)
+    if (r == c) {
       *how = r == 0 ? HR_CLOVER_RE : HR_CLOVER_IM;
-    else
-      *how = r == 0 ? HR_CLOVER_UNIT : HR_CLOVER_CONJ;
-    return r == c ? d : d + 1;
+      return d;
+    }
+    *how = r == 0 ? HR_CLOVER_UNIT : HR_CLOVER_CONJ;
+    return d + 1;
   }
   const int lo = a < b ? a : b, hi = a < b ? b : a;
   const int k = lo * (2 * NF - lo - 1) / 2 + (hi - lo - 1);
   *how = a < b ? HR_CLOVER_UNIT : HR_CLOVER_CONJ;
   return a < b ? 4 * k + 2 * c + r : 4 * k + 2 * r + c;
+}
+
+/* The unit of a packed clover block that holds entry (i, j) (0 <= i, j < 2 NF), and *how
+ * (clover_packed_unit_sc). */
+HR_INLINE int clover_packed_unit(int i, int j, int *how) {
+  return clover_packed_unit_sc(i / NF, i % NF, j / NF, j % NF, how);
 }
 
 /* kind, site type, elements per site, halo layout, device component unit, field algebra */

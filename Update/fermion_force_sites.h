@@ -89,19 +89,17 @@ HR_INLINE void ff_store_plane(const ff_clover_acc *z, const fermion_force_view *
   ff_store_link(z->f[q / 4], v, ix, q % 4, in);
 }
 
-/* Entry (i, j) of block ch of the packed clover field at base (site ix; field_kinds.h). */
-HR_INLINE hr_complex ff_clover_element(const fermion_force_view *v, const suNf_clover *base,
-                                       int ix, int ch, int i, int j) {
+/* The reference (dirac_clover_ref) of site ix of the packed clover field at base, on the
+ * host or the device copy of the view. */
+HR_INLINE dirac_clover_ref ff_clover_ref(const fermion_force_view *v, const suNf_clover *base,
+                                         int ix) {
   const int e = ix - v->shift;
+  if (v->off == NULL) return dirac_clover_host(base + e);
+  const int o = v->off[e];
   dirac_clover_ref c;
-  if (v->off == NULL) {
-    c = dirac_clover_host(base + e);
-  } else {
-    const int o = v->off[e];
-    c.base = (const hr_complex *)(base + o) + (e - o);
-    c.stride = (size_t)v->len[e];
-  }
-  return dirac_clover_entry(&c, ch, i, j);
+  c.base = (const hr_complex *)(base + o) + (e - o);
+  c.stride = (size_t)v->len[e];
+  return c;
 }
 
 /* out = M in for a 4x4 spin matrix M (row-major). */
@@ -170,6 +168,7 @@ HR_INLINE void ff_site_eo(suNf *sig, const ff_clover_acc *z, const fermion_force
  * (s a)}, with the inverse clover blocks inv (glattice). */
 HR_INLINE void ff_site_logdet(const ff_clover_acc *z, const fermion_force_view *v,
                               const suNf_clover *inv, int ix, hr_complex cc) {
+  const dirac_clover_ref c = ff_clover_ref(v, inv, ix);
   for (int q = 0; q < FF_NPLANES; q++) {
     suNf zq;
     ff_load_plane(&zq, v, z, ix, q);
@@ -179,10 +178,10 @@ HR_INLINE void ff_site_logdet(const ff_clover_acc *z, const fermion_force_view *
           const hr_complex sg = v->spin->sigma_plane[q][4 * (2 * ch + s) + 2 * ch + t];
           if (sg == 0) continue;
           const hr_complex k = cc * sg;
-          for (int a = 0; a < NF; a++)
+          for (int a = 0; a < NF; a++) {
             for (int b = 0; b < NF; b++)
-              zq.c[b * NF + a] +=
-                  k * ff_clover_element(v, inv, ix, ch, t * NF + b, s * NF + a);
+              zq.c[b * NF + a] += k * dirac_clover_entry_sc(&c, ch, t, b, s, a);
+          }
         }
     ff_store_plane(z, v, ix, q, &zq);
   }

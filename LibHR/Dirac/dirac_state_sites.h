@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "clover.h"
+#include "dirac_site.h"
 #include "gpu.h"
 #include "hr_inline.h"
 #include "representation.h"
@@ -134,39 +135,47 @@ typedef struct {
   hr_complex s[6][2][2][2];
 } dirac_sigma_blocks;
 
-/* The two blocks of 4 + m0 + C at site ix, full and row-major (out[ch][i D + j]). Open time
- * boundaries (v->open_t): the identity on the slices 0 and glb_t - 1, 4 + m0 + cF - 1 + C on
- * the slices 1 and glb_t - 2 (v->dcf = cF - 1), as openQCD's SW term. */
-HR_INLINE void dirac_site_clover_blocks(hr_complex out[2][CLOVER_BLOCK_DIM * CLOVER_BLOCK_DIM],
-                                        const dirac_links_view *v,
-                                        const dirac_sigma_blocks *sig, double csw, double m0,
-                                        int ix) {
-  enum { D_ = CLOVER_BLOCK_DIM };
+/* What the clover blocks of site ix are made of: the six F_mu,nu (pairs in the order of
+ * dirac_sigma_blocks) and *diag = 4 + m0. Open time boundaries (v->open_t): returns 1 on the
+ * slices 0 and glb_t - 1, where both blocks are the identity (F zero), and adds cF - 1
+ * (v->dcf) to the diagonal on the slices 1 and glb_t - 2, as openQCD's SW term; else 0. */
+HR_INLINE int dirac_site_clover_fields(suNf F[6], double *diag, const dirac_links_view *v,
+                                       double m0, int ix) {
+  *diag = 4. + m0;
   if (v->open_t) {
     const int t = v->time[ix - v->shift];
     if (dirac_open_outer_slice(t, v->glb_t)) {
-      for (int ch = 0; ch < 2; ch++)
-        for (int k = 0; k < D_ * D_; k++)
-          out[ch][k] = hr_cmplx(k % (D_ + 1) == 0 ? 1. : 0., 0.);
-      return;
+      for (int p = 0; p < 6; p++) suNf_zero(&F[p]);
+      return 1;
     }
-    if (t == 1 || t == v->glb_t - 2) m0 += v->dcf;
+    if (t == 1 || t == v->glb_t - 2) *diag += v->dcf;
   }
-  suNf F[6];
   int p = 0;
   for (int mu = 0; mu < 4; mu++)
     for (int nu = mu + 1; nu < 4; nu++, p++) dirac_site_field_strength(&F[p], v, ix, mu, nu);
+  return 0;
+}
+
+/* Block ch of diag + C, full and row-major (out[i D + j], D = 2 NF), from the F of
+ * dirac_site_clover_fields; the identity when unit. */
+HR_INLINE void dirac_site_clover_block(hr_complex *out, const suNf F[6],
+                                       const dirac_sigma_blocks *sig, double csw, double diag,
+                                       int ch, int unit) {
+  enum { D_ = CLOVER_BLOCK_DIM };
+  if (unit) {
+    for (int k = 0; k < D_ * D_; k++) out[k] = hr_cmplx(k % (D_ + 1) == 0 ? 1. : 0., 0.);
+    return;
+  }
   const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
-  for (int ch = 0; ch < 2; ch++)
-    for (int s = 0; s < 2; s++)
-      for (int a = 0; a < NF; a++)
-        for (int t = 0; t < 2; t++)
-          for (int b = 0; b < NF; b++) {
-            hr_complex z = hr_cmplx(s == t && a == b ? 4. + m0 : 0., 0.);
-            for (int q = 0; q < 6; q++)
-              z += ihalf_csw * hr_cmul(sig->s[q][ch][s][t], F[q].c[a * NF + b]);
-            out[ch][(s * NF + a) * D_ + t * NF + b] = z;
-          }
+  for (int s = 0; s < 2; s++)
+    for (int a = 0; a < NF; a++)
+      for (int t = 0; t < 2; t++)
+        for (int b = 0; b < NF; b++) {
+          hr_complex z = hr_cmplx(s == t && a == b ? diag : 0., 0.);
+          for (int q = 0; q < 6; q++)
+            z += ihalf_csw * hr_cmul(sig->s[q][ch][s][t], F[q].c[a * NF + b]);
+          out[(s * NF + a) * D_ + t * NF + b] = z;
+        }
 }
 
 /* L D L^+ factorisation of the Hermitian block a: fills inverse with a^-1 and returns
@@ -209,11 +218,13 @@ HR_INLINE double dirac_site_factorise_block(hr_complex *inverse, const hr_comple
 
 /* packed = the packed form (field_kinds.h) of the Hermitian block full (row-major): the
  * entries that the packed form keeps are copied, the real parts only on the diagonal. The
- * other entries are their conjugates exactly for the blocks of dirac_site_clover_blocks and
+ * other entries are their conjugates exactly for the blocks of dirac_site_clover_block and
  * to rounding for the inverses of dirac_site_factorise_block. */
 HR_INLINE void dirac_clover_pack(hr_complex *packed, const hr_complex *full) {
   enum { D_ = CLOVER_BLOCK_DIM };
+  DIRAC_UNROLL
   for (int i = 0; i < D_; i++)
+    DIRAC_UNROLL
     for (int j = 0; j < D_; j++) {
       int how;
       const int k = clover_packed_unit(i, j, &how);
@@ -225,27 +236,29 @@ HR_INLINE void dirac_clover_pack(hr_complex *packed, const hr_complex *full) {
 }
 
 /* The clover state of site ix: packed blocks, inverses (double and single precision) and
- * log det of both blocks (NaN when one is not positive definite). */
+ * log det of both blocks (NaN when one is not positive definite). One chirality at a time. */
 HR_INLINE double dirac_site_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_flt,
                                    suNf_clover_flt *inv_flt, const dirac_links_view *v,
                                    const dirac_sigma_blocks *sig, double csw, double m0, int ix) {
   enum { D_ = CLOVER_BLOCK_DIM };
-  hr_complex full[2][D_ * D_], finv[D_ * D_];
-  dirac_site_clover_blocks(full, v, sig, csw, m0, ix);
+  suNf F[6];
+  double diag;
+  const int unit = dirac_site_clover_fields(F, &diag, v, m0, ix);
   double ld = 0.;
   for (int ch = 0; ch < 2; ch++) {
-    const double l = dirac_site_factorise_block(finv, full[ch]);
+    hr_complex full[D_ * D_], finv[D_ * D_];
+    dirac_site_clover_block(full, F, sig, csw, diag, ch, unit);
+    const double l = dirac_site_factorise_block(finv, full);
     if (isnan(l)) /* not positive definite: the program stops; no indeterminate values */
       for (int k = 0; k < D_ * D_; k++) finv[k] = hr_cmplx(0, 0);
     ld += l;
-    dirac_clover_pack(blk->c[ch], full[ch]);
+    dirac_clover_pack(blk->c[ch], full);
     dirac_clover_pack(inv->c[ch], finv);
-  }
-  for (int ch = 0; ch < 2; ch++)
     for (int k = 0; k < CLOVER_PACKED_UNITS; k++) {
       blk_flt->c[ch][k] = hr_complex_to_flt(blk->c[ch][k]);
       inv_flt->c[ch][k] = hr_complex_to_flt(inv->c[ch][k]);
     }
+  }
   return ld;
 }
 
