@@ -82,6 +82,23 @@ static void random_vec(hr_rng_stream *st, hr_complex *v, int n) {
   }
 }
 
+/* Random neighbour spinors up, dn and links uu, ud of one site, with the pointer arrays of
+ * the site kernels pointing at them. */
+static void random_neighbourhood(hr_rng_stream *st, suNf_spinor up[4], suNf_spinor dn[4],
+                                 suNf uu[4], suNf ud[4], const suNf_spinor *pu[4],
+                                 const suNf_spinor *pd[4], const suNf *qu[4], const suNf *qd[4]) {
+  for (int mu = 0; mu < 4; mu++) {
+    random_vec(st, &up[mu].c[0].c[0], 4 * NF);
+    random_vec(st, &dn[mu].c[0].c[0], 4 * NF);
+    random_vec(st, uu[mu].c, NF * NF);
+    random_vec(st, ud[mu].c, NF * NF);
+    pu[mu] = &up[mu];
+    pd[mu] = &dn[mu];
+    qu[mu] = &uu[mu];
+    qd[mu] = &ud[mu];
+  }
+}
+
 /* (1 + s gamma_mu) W psi with W = U (s < 0) or U^+ (s > 0), from explicit matrices. */
 static void explicit_dir(int mu, int s, const suNf_spinor *psi, const suNf *U, suNf_spinor *out) {
   hr_complex g[16];
@@ -109,16 +126,7 @@ START_TEST(test_site_kernel) {
     suNf uu[4], ud[4];
     const suNf_spinor *pu[4], *pd[4];
     const suNf *qu[4], *qd[4];
-    for (int mu = 0; mu < 4; mu++) {
-      random_vec(&st, &up[mu].c[0].c[0], 4 * NF);
-      random_vec(&st, &dn[mu].c[0].c[0], 4 * NF);
-      random_vec(&st, uu[mu].c, NF * NF);
-      random_vec(&st, ud[mu].c, NF * NF);
-      pu[mu] = &up[mu];
-      pd[mu] = &dn[mu];
-      qu[mu] = &uu[mu];
-      qd[mu] = &ud[mu];
-    }
+    random_neighbourhood(&st, up, dn, uu, ud, pu, pd, qu, qd);
     dirac_site_hop(&out, pu, pd, qu, qd);
     suNf_spinor_zero(&want);
     for (int mu = 0; mu < 4; mu++) {
@@ -190,16 +198,7 @@ START_TEST(test_cpu_kernel) {
     suNf_clover cl;
     const suNf_spinor *pu[4], *pd[4];
     const suNf *qu[4], *qd[4];
-    for (int mu = 0; mu < 4; mu++) {
-      random_vec(&st, &up[mu].c[0].c[0], 4 * NF);
-      random_vec(&st, &dn[mu].c[0].c[0], 4 * NF);
-      random_vec(&st, uu[mu].c, NF * NF);
-      random_vec(&st, ud[mu].c, NF * NF);
-      pu[mu] = &up[mu];
-      pd[mu] = &dn[mu];
-      qu[mu] = &uu[mu];
-      qd[mu] = &ud[mu];
-    }
+    random_neighbourhood(&st, up, dn, uu, ud, pu, pd, qu, qd);
     random_vec(&st, &x.c[0].c[0], 4 * NF);
     random_vec(&st, &cl.c[0][0], 2 * CLOVER_PACKED_UNITS);
     suNf_spinor_flt upf[4], dnf[4], xf, outf;
