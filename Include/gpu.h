@@ -381,6 +381,23 @@ void hr_gpu_check_launch(const char *kernel);
 /* Wall-clock time in seconds (for the tuner and benchmarks). */
 double hr_gpu_wtime(void);
 
+/* The GPU of this MPI rank: the ranks of a node (MPI_COMM_TYPE_SHARED) take the node's
+ * devices in turn, device = node-local rank mod devices, unless the environment variable
+ * HR_GPU_DEVICE=n names one. */
+typedef struct {
+  int device;      /* the device this rank uses */
+  int devices;     /* devices visible on the node (the emulated backend: 1) */
+  int local_ranks; /* ranks on this node */
+  int local_rank;  /* this rank among them */
+  int forced;      /* 1: chosen by HR_GPU_DEVICE */
+} hr_gpu_device_choice;
+/* Choose the device of this rank once (CUDA: cudaSetDevice) and return the choice; hr_setup
+ * calls it in GPU builds and logs it for every rank. Stops when no device is visible or
+ * HR_GPU_DEVICE is not a device of the node. */
+hr_gpu_device_choice hr_gpu_select_device(void);
+/* Name, compute capability and memory of the chosen device (the emulated one: a fixed text). */
+void hr_gpu_device_name(char *buf, size_t len);
+
 /* ------------------------------------------------------------------ transfer counter */
 
 /* Every host <-> device copy of the runtime is counted (bytes and copies) by direction and

@@ -2,12 +2,16 @@
  * CUDA runtime in --enable-gpu=cuda builds, aligned host memory otherwise (the emulated
  * backend; CPU builds only use it in tests); and the transfer counter of every host <-> device
  * copy (by direction, purpose and origin). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "gpu.h"
 #include "hr_error.h"
+#if HR_WITH_MPI
+#include <mpi.h>
+#endif
 
 #if HR_GPU_BACKEND == HR_GPU_CUDA
 #include <cuda_runtime_api.h>
@@ -74,6 +78,73 @@ void hr_gpu_zero(void *device, size_t bytes) {
 void hr_gpu_synchronize(void) {}
 void hr_gpu_check_launch(const char *kernel) { (void)kernel; }
 #endif
+
+/* ------------------------------------------------------------------ device of this rank */
+
+static hr_gpu_device_choice device_choice = {-1, 0, 1, 0, 0};
+
+/* This rank's rank among the ranks of its node, and their number (MPI_COMM_TYPE_SHARED). */
+static void node_local_rank(int *local, int *nlocal) {
+  *local = 0;
+  *nlocal = 1;
+#if HR_WITH_MPI
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init) return;
+  MPI_Comm node;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, local);
+  MPI_Comm_size(node, nlocal);
+  MPI_Comm_free(&node);
+#endif
+}
+
+hr_gpu_device_choice hr_gpu_select_device(void) {
+  if (device_choice.device >= 0) return device_choice;
+  hr_gpu_device_choice c;
+  node_local_rank(&c.local_rank, &c.local_ranks);
+  c.forced = 0;
+#if HR_GPU_BACKEND == HR_GPU_CUDA
+  int n = 0;
+  cuda_check(cudaGetDeviceCount(&n), "cudaGetDeviceCount", 0);
+  if (n < 1)
+    hr_error_code(HR_EXIT_SETUP, "no CUDA device is visible to this process (node-local rank "
+                  "%d): check nvidia-smi and CUDA_VISIBLE_DEVICES", c.local_rank);
+#else
+  const int n = 1; /* the emulated device */
+#endif
+  c.devices = n;
+  c.device = c.local_rank % n;
+  const char *env = getenv("HR_GPU_DEVICE");
+  if (env != NULL && *env != '\0') {
+    char *end = NULL;
+    const long d = strtol(env, &end, 10);
+    if (*end != '\0' || d < 0 || d >= n)
+      hr_error_code(HR_EXIT_SETUP, "HR_GPU_DEVICE=%s: not a device number 0..%d of this node",
+                    env, n - 1);
+    c.device = (int)d;
+    c.forced = 1;
+  }
+#if HR_GPU_BACKEND == HR_GPU_CUDA
+  cuda_check(cudaSetDevice(c.device), "cudaSetDevice", 0);
+#endif
+  device_choice = c;
+  return c;
+}
+
+void hr_gpu_device_name(char *buf, size_t len) {
+#if HR_GPU_BACKEND == HR_GPU_CUDA
+  struct cudaDeviceProp prop;
+  cuda_check(cudaGetDeviceProperties(&prop, device_choice.device < 0 ? 0 : device_choice.device),
+             "cudaGetDeviceProperties", 0);
+  snprintf(buf, len, "%s, compute capability %d.%d, %.1f GiB", prop.name, prop.major,
+           prop.minor, (double)prop.totalGlobalMem / 1073741824.);
+#else
+  snprintf(buf, len, "emulated device (host memory and threads)");
+#endif
+}
 
 double hr_gpu_wtime(void) {
   struct timespec ts;

@@ -1,5 +1,6 @@
 /* setup.c -- start and end of a LibHR program: MPI start-up, command line (-i, -o, -h),
  * opening of the input file with its log:* keys, rank/size/thread queries. */
+#include "gpu.h"
 #include "hr_core.h"
 #include "hr_error.h"
 #include "input_file.h"
@@ -67,6 +68,36 @@ static const char *program_name(int argc, char **argv) {
 }
 
 /* Usage text of the options hr_setup understands. */
+#if HR_GPU_ENABLED
+/* Choose the GPU of every rank (hr_gpu_select_device) and say which: one line per rank on
+ * rank 0's log, and a note when ranks of a node share a device. */
+static void log_gpu_devices(void) {
+  const hr_gpu_device_choice c = hr_gpu_select_device();
+  char name[256];
+  hr_gpu_device_name(name, sizeof name);
+  int mine[5] = {c.device, c.devices, c.local_rank, c.local_ranks, c.forced};
+  int n = hr_nranks();
+  int *all = hr_rank() == 0 ? malloc(sizeof(int) * 5 * (size_t)n) : NULL;
+  if (hr_rank() == 0 && all == NULL) hr_error("out of memory (device log)");
+#if HR_WITH_MPI
+  if (mpi_running())
+    MPI_Gather(mine, 5, MPI_INT, all, 5, MPI_INT, 0, MPI_COMM_WORLD);
+  else if (all != NULL)
+    memcpy(all, mine, sizeof mine);
+#else
+  if (all != NULL) memcpy(all, mine, sizeof mine);
+#endif
+  lprintf("GPU", 10, "rank 0 uses %s\n", name);
+  for (int r = 0; r < n && all != NULL; r++) {
+    const int *a = all + 5 * r;
+    lprintf("GPU", 10, "rank %d: device %d of %d on its node (node-local rank %d of %d%s)%s\n",
+            r, a[0], a[1], a[2], a[3], a[4] ? ", set by HR_GPU_DEVICE" : "",
+            a[3] > a[1] ? ": ranks of this node share its devices" : "");
+  }
+  free(all);
+}
+#endif
+
 static void format_usage(char *buf, size_t len, const char *prog, const char *default_input) {
   snprintf(buf, len,
            "usage: %s [-i INPUT_FILE] [-o LOG_FILE] [-h]\n"
@@ -133,6 +164,9 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
+#if HR_GPU_ENABLED
+  log_gpu_devices();
+#endif
   return in;
 }
 

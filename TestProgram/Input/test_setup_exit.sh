@@ -6,7 +6,8 @@
 # ("// expect: MESSAGE"); a *good*.in file must run and print the log line given there. Also
 # checks the command line (-h, unknown option, missing -i, -o LOGFILE) and, in MPI builds, the
 # same with 2 ranks, plus mpi2_*.in (process grid against the rank count) with 2 ranks only.
-# check_good.in (a 1x1x1x1 grid) runs on one process only.
+# check_good.in (a 1x1x1x1 grid) runs on one process only. GPU builds: the device of every
+# rank is logged (node-local rank mod devices) and HR_GPU_DEVICE out of range stops.
 set -u
 prog="$PWD/setup_demo"
 check_prog="$PWD/check_demo"
@@ -91,6 +92,40 @@ if [ -n "$HR_MPIRUN" ]; then
   # every rank parses the file and finds the error; rank 0 prints it once; exit code kept
   run_all "$HR_MPIRUN" -np 2 --oversubscribe
   run_inputs 'mpi2_*.in' "$check_prog" "$HR_MPIRUN" -np 2 --oversubscribe
+fi
+
+# GPU builds: hr_setup gives every rank a device, device = node-local rank mod the node's
+# devices (one line per rank in rank 0's log; the tests run on one node, so the node-local
+# rank is the rank), and HR_GPU_DEVICE out of range stops (exit 4)
+# check_devices NRANKS LAUNCHER...: the log names NRANKS ranks, each on the right device
+check_devices() {
+  nranks=$1
+  shift
+  checks=$((checks + 1))
+  (cd "$inputs" && "$@" "$prog" -i good_full.in) >"$work/out" 2>"$work/err"
+  n='\([0-9]*\)'
+  pat="^\\[GPU\\]\\[10\\]rank $n: device $n of $n on its node (node-local rank $n of $n.*"
+  bad=$(sed -n "s/$pat/\\1 \\2 \\3 \\4 \\5/p" "$work/out" |
+    awk -v n="$nranks" '{ seen++; if ($2 != $4 % $3 || $4 != $1 || $5 != n) bad++ }
+                        END { print (seen == n ? 0 : 1) + bad }')
+  if [ "$bad" -ne 0 ]; then
+    fail "GPU devices on $nranks rank(s): not one line per rank, device = local rank mod devices"
+    sed 's/^/  stdout: /' "$work/out"
+  else
+    echo "PASS: GPU devices on $nranks rank(s)"
+  fi
+}
+if ! (cd "$inputs" && "$prog" -i good_full.in) | grep -q "GPU backend: no$"; then
+  check_devices 1
+  checks=$((checks + 1))
+  (cd "$inputs" && HR_GPU_DEVICE=99 "$prog" -i good_full.in) >"$work/out" 2>"$work/err"
+  rc=$?
+  if [ "$rc" -ne 4 ] || ! grep -q "HR_GPU_DEVICE=99: not a device number" "$work/err"; then
+    fail "HR_GPU_DEVICE=99: exit code $rc, expected 4 with a message"
+  else
+    echo "PASS: HR_GPU_DEVICE out of range"
+  fi
+  if [ -n "$HR_MPIRUN" ]; then check_devices 2 "$HR_MPIRUN" -np 2 --oversubscribe; fi
 fi
 
 echo "$checks checks, $failures failures"
