@@ -549,50 +549,63 @@ HR_INLINE void DIRAC_F_(dirac_site_finish)(DIRAC_TMPL_SPINOR *out, int mode, int
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 /* Column col of the rows a and NF + a of the packed block ch of the host clover element cl
- * (entries m0 = (a, col), m1 = (NF + a, col) of dirac_clover_entry), split for a complex
- * multiply: *mr = (re m0, re m0, re m1, re m1), *mi = (im m0, im m0, im m1, im m1). Read as
- * whole vectors; conjugates and real diagonal entries by exact shuffles and sign changes. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_column)(DIRAC_V4_ *mr, DIRAC_V4_ *mi,
-                                                          const DIRAC_TMPL_CLOVER *cl, int ch,
-                                                          int a, int col) {
+ * as a pair, (m0, m1) = entries (a, col) and (NF + a, col) of dirac_clover_entry: read as
+ * whole vectors, conjugates and real diagonal entries by exact shuffles and sign changes. */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_clover_pair)(const DIRAC_TMPL_CLOVER *cl, int ch,
+                                                            int a, int col) {
   const DIRAC_TMPL_CPLX *blk = cl->c[ch];
   const int b = col % NF, c = col / NF;
+  const DIRAC_V4_ conj_hi = {0., 0., 0., -0.}, conj_both = {0., -0., 0., -0.};
+  typedef DIRAC_TMPL_UINT uv4 __attribute__((vector_size(sizeof(DIRAC_V4_))));
   DIRAC_V4_ m;
   if (a == b) { /* (d0, d1, re z, im z): column 0 is (d0, conj z), column 1 (z, d1) */
     __builtin_memcpy(&m, blk + 2 * NF * (NF - 1) + 2 * a, sizeof m);
     const DIRAC_V4_ zero = DIRAC_F_(dirac_v4_splat)(0);
-    if (c == 0) {
-      *mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
-      *mi = -__builtin_shufflevector(m, zero, 4, 4, 3, 3);
-    } else {
-      *mr = __builtin_shufflevector(m, m, 2, 2, 1, 1);
-      *mi = __builtin_shufflevector(m, zero, 3, 3, 4, 4);
-    }
-    return;
+    if (c == 0)
+      return (DIRAC_V4_)((uv4)__builtin_shufflevector(m, zero, 0, 4, 2, 3) ^ (uv4)conj_hi);
+    return __builtin_shufflevector(m, zero, 2, 3, 1, 4);
   }
   int how;
-  const int k = clover_packed_unit(a, col, &how);
-  if (a < b) /* units k, k + 1: one column of a stored sub-block */
+  const int k = clover_packed_unit_sc(0, a, c, b, &how);
+  if (a < b) { /* units k, k + 1: one column of a stored sub-block */
     __builtin_memcpy(&m, blk + k, sizeof m);
-  else /* conjugates of the units k and k + 2 (a row of the sub-block b, a) */
-    m = DIRAC_F_(dirac_v4_pair)(blk[k], blk[k + 2]);
-  *mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
-  *mi = __builtin_shufflevector(m, m, 1, 1, 3, 3);
-  if (a > b) *mi = -*mi;
+    return m;
+  }
+  /* the conjugates of the units k and k + 2 (a row of the sub-block b, a) */
+  m = DIRAC_F_(dirac_v4_pair)(blk[k], blk[k + 2]);
+  return (DIRAC_V4_)((uv4)m ^ (uv4)conj_both);
 }
 
 /* out[a] = M x in pair form for the packed clover block ch of the host element cl
- * (field_kinds.h): xp[b] holds the two spin components of the chirality at colour b, out[a]
- * the two rows (spin 0 and 1 of the block, colour a); the columns are summed in the order of
- * dirac_clover_row_mul. */
+ * (field_kinds.h): x0[b], x1[b] are the spin components 0 and 1 of the chirality at colour
+ * b, out[a] holds the two rows (spin 0 and 1 of the block, colour a).
+ * With FMA: M x = sum_col m_col re(x_col) + i sum_col m_col im(x_col), m_col the column pairs
+ * of dirac_v4_clover_pair times real numbers broadcast from memory (two multiply-adds per
+ * column pair and no splitting of the block into real and imaginary parts).
+ * Without: the columns summed with the operations of dirac_clover_row_mul (the generic bits). */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out,
                                                        const DIRAC_TMPL_CLOVER *cl, int ch,
-                                                       const DIRAC_V4_ *xp) {
+                                                       const DIRAC_TMPL_CPLX *x0,
+                                                       const DIRAC_TMPL_CPLX *x1) {
+#if DIRAC_TMPL_HAS_FMA
+  DIRAC_CPU_UNROLL
+  for (int a = 0; a < NF; ++a) {
+    DIRAC_V4_ acc_re = DIRAC_F_(dirac_v4_splat)(0), acc_im = acc_re;
+    DIRAC_CPU_UNROLL
+    for (int col = 0; col < 2 * NF; ++col) {
+      const DIRAC_TMPL_REAL *xs = (const DIRAC_TMPL_REAL *)(col < NF ? x0 + col : x1 + col - NF);
+      const DIRAC_V4_ m = DIRAC_F_(dirac_v4_clover_pair)(cl, ch, a, col);
+      acc_re = DIRAC_V4_FMA_(m, DIRAC_F_(dirac_v4_splat)(xs[0]), acc_re);
+      acc_im = DIRAC_V4_FMA_(m, DIRAC_F_(dirac_v4_splat)(xs[1]), acc_im);
+    }
+    out[a] = acc_re + DIRAC_F_(dirac_v4_times_i)(acc_im);
+  }
+#else
   DIRAC_V4_ xb[2][NF], xi[2][NF]; /* each column's x broadcast to both halves, and i x */
   DIRAC_CPU_UNROLL
   for (int b = 0; b < NF; ++b) {
-    xb[0][b] = __builtin_shufflevector(xp[b], xp[b], 0, 1, 0, 1);
-    xb[1][b] = __builtin_shufflevector(xp[b], xp[b], 2, 3, 2, 3);
+    xb[0][b] = DIRAC_F_(dirac_v4_pair)(x0[b], x0[b]);
+    xb[1][b] = DIRAC_F_(dirac_v4_pair)(x1[b], x1[b]);
     xi[0][b] = DIRAC_F_(dirac_v4_times_i)(xb[0][b]);
     xi[1][b] = DIRAC_F_(dirac_v4_times_i)(xb[1][b]);
   }
@@ -602,18 +615,16 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out,
     DIRAC_CPU_UNROLL
     for (int col = 0; col < 2 * NF; ++col) {
       const int t = col / NF, b = col % NF;
-      DIRAC_V4_ mr, mi;
-      DIRAC_F_(dirac_v4_clover_column)(&mr, &mi, cl, ch, a, col);
-#if DIRAC_TMPL_HAS_FMA
-      acc = col == 0 ? mr * xb[t][b] : DIRAC_V4_FMA_(mr, xb[t][b], acc);
-      acc = DIRAC_V4_FMA_(mi, xi[t][b], acc);
-#else /* the operations of hr_cmul: the generic kernel's bits */
+      const DIRAC_V4_ m = DIRAC_F_(dirac_v4_clover_pair)(cl, ch, a, col);
+      const DIRAC_V4_ mr = __builtin_shufflevector(m, m, 0, 0, 2, 2);
+      const DIRAC_V4_ mi = __builtin_shufflevector(m, m, 1, 1, 3, 3);
+      /* the operations of hr_cmul */
       const DIRAC_V4_ p = mr * xb[t][b] + mi * xi[t][b];
       acc = col == 0 ? p : acc + p;
-#endif
     }
     out[a] = acc;
   }
+#endif
 }
 
 /* out = the CPU kernel of one site (see the section head): dirac_site_hop, then
@@ -632,26 +643,25 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
   for (int ch = 0; ch < 2; ++ch) {
     DIRAC_V4_ t[NF];
     if (mode == DIRAC_HOP_PLUS_DIAG) { /* t = M x + s r */
-      DIRAC_V4_ xp[NF];
-      DIRAC_CPU_UNROLL
-      for (int b = 0; b < NF; ++b)
-        xp[b] = DIRAC_F_(dirac_v4_pair)(x->c[2 * ch].c[b], x->c[2 * ch + 1].c[b]);
-      if (cl != NULL)
-        DIRAC_F_(dirac_v4_clover_mul)(t, cl, ch, xp);
-      else
+      if (cl != NULL) {
+        DIRAC_F_(dirac_v4_clover_mul)(t, cl, ch, x->c[2 * ch].c, x->c[2 * ch + 1].c);
+      } else {
         DIRAC_CPU_UNROLL
-        for (int a = 0; a < NF; ++a) t[a] = DIRAC_F_(dirac_v4_splat)(diag) * xp[a];
+        for (int a = 0; a < NF; ++a)
+          t[a] = DIRAC_F_(dirac_v4_splat)(diag) *
+                 DIRAC_F_(dirac_v4_pair)(x->c[2 * ch].c[a], x->c[2 * ch + 1].c[a]);
+      }
       DIRAC_CPU_UNROLL
       for (int a = 0; a < NF; ++a) t[a] = DIRAC_V4_FMA_(sv, acc[ch][a], t[a]);
     } else { /* t = s r, then M^-1 t */
       DIRAC_CPU_UNROLL
       for (int a = 0; a < NF; ++a) t[a] = sv * acc[ch][a];
       if (mode == DIRAC_HOP_THEN_INV) {
-        if (cl != NULL) {
-          DIRAC_V4_ r[NF];
+        if (cl != NULL) { /* t through memory: the block product reads its numbers */
+          DIRAC_TMPL_SPINOR r;
           DIRAC_CPU_UNROLL
-          for (int a = 0; a < NF; ++a) r[a] = t[a];
-          DIRAC_F_(dirac_v4_clover_mul)(t, cl, ch, r);
+          for (int a = 0; a < NF; ++a) DIRAC_F_(dirac_v4_store)(&r, 0, 1, a, t[a]);
+          DIRAC_F_(dirac_v4_clover_mul)(t, cl, ch, r.c[0].c, r.c[1].c);
         } else {
           const DIRAC_V4_ f = DIRAC_F_(dirac_v4_splat)((DIRAC_TMPL_REAL)1 / diag);
           DIRAC_CPU_UNROLL
