@@ -99,6 +99,25 @@ static void random_neighbourhood(hr_rng_stream *st, suNf_spinor up[4], suNf_spin
   }
 }
 
+/* The neighbourhood of random_neighbourhood rounded to single precision, with its pointer
+ * arrays. */
+static void neighbourhood_to_flt(const suNf_spinor up[4], const suNf_spinor dn[4],
+                                 const suNf uu[4], const suNf ud[4], suNf_spinor_flt upf[4],
+                                 suNf_spinor_flt dnf[4], suNf_flt uuf[4], suNf_flt udf[4],
+                                 const suNf_spinor_flt *puf[4], const suNf_spinor_flt *pdf[4],
+                                 const suNf_flt *quf[4], const suNf_flt *qdf[4]) {
+  for (int mu = 0; mu < 4; mu++) {
+    suNf_spinor_to_flt(&upf[mu], &up[mu]);
+    suNf_spinor_to_flt(&dnf[mu], &dn[mu]);
+    suNf_to_flt(&uuf[mu], &uu[mu]);
+    suNf_to_flt(&udf[mu], &ud[mu]);
+    puf[mu] = &upf[mu];
+    pdf[mu] = &dnf[mu];
+    quf[mu] = &uuf[mu];
+    qdf[mu] = &udf[mu];
+  }
+}
+
 /* (1 + s gamma_mu) W psi with W = U (s < 0) or U^+ (s > 0), from explicit matrices. */
 static void explicit_dir(int mu, int s, const suNf_spinor *psi, const suNf *U, suNf_spinor *out) {
   hr_complex g[16];
@@ -149,16 +168,7 @@ START_TEST(test_site_kernel) {
     suNf_flt uuf[4], udf[4];
     const suNf_spinor_flt *puf[4], *pdf[4];
     const suNf_flt *quf[4], *qdf[4];
-    for (int mu = 0; mu < 4; mu++) {
-      suNf_spinor_to_flt(&upf[mu], &up[mu]);
-      suNf_spinor_to_flt(&dnf[mu], &dn[mu]);
-      suNf_to_flt(&uuf[mu], &uu[mu]);
-      suNf_to_flt(&udf[mu], &ud[mu]);
-      puf[mu] = &upf[mu];
-      pdf[mu] = &dnf[mu];
-      quf[mu] = &uuf[mu];
-      qdf[mu] = &udf[mu];
-    }
+    neighbourhood_to_flt(up, dn, uu, ud, upf, dnf, uuf, udf, puf, pdf, quf, qdf);
     for (int form = 0; form < 2; form++) {
       if (form == 0)
         dirac_site_hop_flt(&outf, puf, pdf, quf, qdf);
@@ -206,16 +216,7 @@ START_TEST(test_cpu_kernel) {
     suNf_clover_flt clf;
     const suNf_spinor_flt *puf[4], *pdf[4];
     const suNf_flt *quf[4], *qdf[4];
-    for (int mu = 0; mu < 4; mu++) {
-      suNf_spinor_to_flt(&upf[mu], &up[mu]);
-      suNf_spinor_to_flt(&dnf[mu], &dn[mu]);
-      suNf_to_flt(&uuf[mu], &uu[mu]);
-      suNf_to_flt(&udf[mu], &ud[mu]);
-      puf[mu] = &upf[mu];
-      pdf[mu] = &dnf[mu];
-      quf[mu] = &uuf[mu];
-      qdf[mu] = &udf[mu];
-    }
+    neighbourhood_to_flt(up, dn, uu, ud, upf, dnf, uuf, udf, puf, pdf, quf, qdf);
     suNf_spinor_to_flt(&xf, &x);
     for (int k = 0; k < 2 * CLOVER_PACKED_UNITS; k++)
       (&clf.c[0][0])[k] = hr_complex_to_flt((&cl.c[0][0])[k]);
