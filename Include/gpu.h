@@ -398,6 +398,21 @@ hr_gpu_device_choice hr_gpu_select_device(void);
 /* Name, compute capability and memory of the chosen device (the emulated one: a fixed text). */
 void hr_gpu_device_name(char *buf, size_t len);
 
+/* How device halo exchanges reach MPI: auto (device memory where the MPI library reads it:
+ * the emulated backend, CUDA-aware MPI by MPIX_Query_cuda_support; else host staging),
+ * device (device pointers handed to MPI: for a CUDA-aware MPI that does not say so) or host
+ * (staged through host buffers). Input key gpu:halo = auto|device|host (hr_setup); the
+ * environment variable HR_GPU_HOST_STAGED=1 forces host staging over any choice. */
+typedef enum {
+  HR_GPU_HALO_AUTO = 0,
+  HR_GPU_HALO_DEVICE = 1,
+  HR_GPU_HALO_HOST = 2
+} hr_gpu_halo_path;
+/* Choose the halo path (before the first exchange). */
+void hr_gpu_set_halo_path(hr_gpu_halo_path path);
+/* 1 when halo exchanges hand device memory to MPI, 0 when they are staged through the host. */
+int hr_gpu_halo_through_device(void);
+
 /* ------------------------------------------------------------------ transfer counter */
 
 /* Every host <-> device copy of the runtime is counted (bytes and copies) by direction and

@@ -16,16 +16,19 @@
 #endif
 #endif
 
-#if HR_GPU_ENABLED && HR_WITH_MPI
-/* Whether MPI may be handed device pointers (HR_GPU_HOST_STAGED=1 in the environment forces
- * the host-staged path, so that CI runs it in the emulated backend). */
-static int mpi_reads_device_memory(void) {
-  static int staged = -1;
-  if (staged < 0) {
+/* The halo path chosen by hr_gpu_set_halo_path (input key gpu:halo). */
+static hr_gpu_halo_path halo_path_choice = HR_GPU_HALO_AUTO;
+
+void hr_gpu_set_halo_path(hr_gpu_halo_path path) { halo_path_choice = path; }
+
+int hr_gpu_halo_through_device(void) {
+  static int staged_env = -1; /* HR_GPU_HOST_STAGED=1: host staging, whatever was chosen */
+  if (staged_env < 0) {
     const char *env = getenv("HR_GPU_HOST_STAGED");
-    staged = env != NULL && atoi(env) > 0;
+    staged_env = env != NULL && atoi(env) > 0;
   }
-  if (staged) return 0;
+  if (staged_env || halo_path_choice == HR_GPU_HALO_HOST) return 0;
+  if (halo_path_choice == HR_GPU_HALO_DEVICE) return 1;
 #if HR_GPU_BACKEND == HR_GPU_EMULATED
   return 1;
 #elif HR_WITH_MPI && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
@@ -36,6 +39,10 @@ static int mpi_reads_device_memory(void) {
   return 0;
 #endif
 }
+
+#if HR_GPU_ENABLED && HR_WITH_MPI
+/* Whether MPI may be handed device pointers. */
+static int mpi_reads_device_memory(void) { return hr_gpu_halo_through_device(); }
 #endif
 
 #if HR_GPU_ENABLED

@@ -88,6 +88,9 @@ static void log_gpu_devices(void) {
   if (all != NULL) memcpy(all, mine, sizeof mine);
 #endif
   lprintf("GPU", 10, "rank 0 uses %s\n", name);
+  lprintf("GPU", 10, "halo exchange (MPI builds): %s\n",
+          hr_gpu_halo_through_device() ? "device memory handed to MPI"
+                                       : "staged through host memory");
   for (int r = 0; r < n && all != NULL; r++) {
     const int *a = all + 5 * r;
     lprintf("GPU", 10, "rank %d: device %d of %d on its node (node-local rank %d of %d%s)%s\n",
@@ -164,7 +167,16 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
+  /* gpu:halo = auto|device|host (accepted, and ignored, in builds without a GPU) */
+  int halo_path = HR_GPU_HALO_AUTO;
+  const input_key gpu_keys[] = {
+      {"gpu:halo", INPUT_CHOICE, &halo_path, "auto", "auto|device|host",
+       "GPU halo exchanges: device memory to MPI where it reads it (auto), always (device), "
+       "or staged through host memory (host)"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, gpu_keys);
 #if HR_GPU_ENABLED
+  hr_gpu_set_halo_path((hr_gpu_halo_path)halo_path);
   log_gpu_devices();
 #endif
   return in;

@@ -7,7 +7,8 @@
 # checks the command line (-h, unknown option, missing -i, -o LOGFILE) and, in MPI builds, the
 # same with 2 ranks, plus mpi2_*.in (process grid against the rank count) with 2 ranks only.
 # check_good.in (a 1x1x1x1 grid) runs on one process only. GPU builds: the device of every
-# rank is logged (node-local rank mod devices) and HR_GPU_DEVICE out of range stops.
+# rank is logged (node-local rank mod devices), HR_GPU_DEVICE out of range stops, and the
+# key gpu:halo (gpu_*.in) chooses the halo path; other builds accept the key (good_gpu_key.in).
 set -u
 prog="$PWD/setup_demo"
 check_prog="$PWD/check_demo"
@@ -126,6 +127,10 @@ if ! (cd "$inputs" && "$prog" -i good_full.in) | grep -q "GPU backend: no$"; the
     echo "PASS: HR_GPU_DEVICE out of range"
   fi
   if [ -n "$HR_MPIRUN" ]; then check_devices 2 "$HR_MPIRUN" -np 2 --oversubscribe; fi
+  # gpu:halo forces the halo path (HR_GPU_HOST_STAGED=1 in the environment overrides device)
+  ( unset HR_GPU_HOST_STAGED; run_inputs 'gpu_*.in' "$prog" ) | tee "$work/gpu_runs"
+  failures=$((failures + $(grep -c '^FAIL' "$work/gpu_runs")))
+  checks=$((checks + $(grep -c -E '^(PASS|FAIL)' "$work/gpu_runs")))
 fi
 
 echo "$checks checks, $failures failures"
