@@ -382,6 +382,14 @@ DIRAC_ALWAYS_INLINE DIRAC_F_(dirac_clover_ref)
   return c;
 }
 
+/* The reference of element e of a device piece of len clover elements that starts at piece
+ * (gpu.h layout: unit k of element e at ((DIRAC_TMPL_CPLX *)piece)[k len + e]). */
+DIRAC_ALWAYS_INLINE DIRAC_F_(dirac_clover_ref)
+    DIRAC_F_(dirac_clover_device)(const DIRAC_TMPL_CLOVER *piece, int e, int len) {
+  const DIRAC_F_(dirac_clover_ref) c = {(const DIRAC_TMPL_CPLX *)piece + e, (size_t)len};
+  return c;
+}
+
 /* Entry (spin r, colour a; spin t, colour b) of the chirality block ch of c, i.e. (r NF + a,
  * t NF + b), from its packed unit. */
 DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_entry_sc)(

@@ -40,11 +40,6 @@ int hr_gpu_halo_through_device(void) {
 #endif
 }
 
-#if HR_GPU_ENABLED && HR_WITH_MPI
-/* Whether MPI may be handed device pointers. */
-static int mpi_reads_device_memory(void) { return hr_gpu_halo_through_device(); }
-#endif
-
 #if HR_GPU_ENABLED
 /* Start the device exchange of a field whose device copy is current. */
 static void start_device_exchange(struct hr_field_memory *m, struct hr_field_exchange *ex,
@@ -59,7 +54,8 @@ static void start_device_exchange(struct hr_field_memory *m, struct hr_field_exc
   hr_gpu_synchronize(); /* MPI does not wait for kernels */
   char *send = (char *)ex->send_dev;
 #if HR_WITH_MPI
-  if (!mpi_reads_device_memory()) {
+  const int staged = !hr_gpu_halo_through_device();
+  if (staged) {
     /* Stage through host memory: the whole packed area down, receives into host memory. */
     const size_t bytes = (size_t)m->nsend * site_bytes;
     if (ex->send_host == NULL) {
@@ -73,7 +69,6 @@ static void start_device_exchange(struct hr_field_memory *m, struct hr_field_exc
     send = (char *)ex->send_host;
   }
   char *recv_host = (char *)ex->recv_host;
-  const int staged = !mpi_reads_device_memory();
   for (int b = 0; b < m->nbuffers; b++) {
     const size_t bytes = (size_t)g->rbuf_len[b] * site_bytes;
     char *to = staged ? recv_host + (size_t)m->send_off[b] * site_bytes
@@ -101,7 +96,7 @@ static void complete_device_exchange(struct hr_field_memory *m, struct hr_field_
 #if HR_WITH_MPI
   MPI_Waitall(ex->nreq, ex->req, MPI_STATUSES_IGNORE);
   ex->nreq = 0;
-  if (m->nbuffers > 0 && !mpi_reads_device_memory()) {
+  if (m->nbuffers > 0 && !hr_gpu_halo_through_device()) {
     const geometry_descriptor *g = m->g;
     const size_t site_bytes = (size_t)hr_kind_site_units(m->kind) * m->kind->unit_bytes;
     for (int b = 0; b < m->nbuffers; b++)

@@ -96,10 +96,7 @@ HR_INLINE dirac_clover_ref ff_clover_ref(const fermion_force_view *v, const suNf
   const int e = ix - v->shift;
   if (v->off == NULL) return dirac_clover_host(base + e);
   const int o = v->off[e];
-  dirac_clover_ref c;
-  c.base = (const hr_complex *)(base + o) + (e - o);
-  c.stride = (size_t)v->len[e];
-  return c;
+  return dirac_clover_device(base + o, e - o, v->len[e]);
 }
 
 /* out = M in for a 4x4 spin matrix M (row-major). */

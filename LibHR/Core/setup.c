@@ -67,7 +67,6 @@ static const char *program_name(int argc, char **argv) {
   return slash ? slash + 1 : argv[0];
 }
 
-/* Usage text of the options hr_setup understands. */
 #if HR_GPU_ENABLED
 /* Choose the GPU of every rank (hr_gpu_select_device) and say which: one line per rank on
  * rank 0's log, and a note when ranks of a node share a device. */
@@ -101,6 +100,7 @@ static void log_gpu_devices(void) {
 }
 #endif
 
+/* Usage text of the options hr_setup understands. */
 static void format_usage(char *buf, size_t len, const char *prog, const char *default_input) {
   snprintf(buf, len,
            "usage: %s [-i INPUT_FILE] [-o LOG_FILE] [-h]\n"

@@ -36,10 +36,7 @@
  * offset off with len elements, in the clover field cl. */
 HR_INLINE HR_CAT(dirac_clover_ref, DGPU_SFX)
     DGPU_(dirac_gpu_clover_ref)(const void *cl, int off, int len, int ex) {
-  HR_CAT(dirac_clover_ref, DGPU_SFX) c;
-  c.base = (const DGPU_CPLX *)((const DGPU_CLOVER *)cl + off) + (ex - off);
-  c.stride = (size_t)len;
-  return c;
+  return HR_CAT(dirac_clover_device, DGPU_SFX)((const DGPU_CLOVER *)cl + off, ex - off, len);
 }
 
 /* The half spinor h of (1 + sg gamma_mu) psi at the neighbour site iy, projected while its
