@@ -17,6 +17,11 @@
  * exchanges and bytes per call (spin-projected half spinors), the time spent waiting for them
  * after the inner pieces with and without overlap, and the fraction of the exchange hidden
  * behind the inner pieces.
+ * In GPU builds the operators run on the GPU path: every timing ends with a device
+ * synchronisation, the ceiling is the bandwidth of the field algebra's r += c s on device
+ * spinor fields of the operator's footprint (two reads and a write, measured in the same run),
+ * and each line also gives bound_ns_per_site = bytes_per_site / ceiling and, for the hopping
+ * term, the bytes the kernel moves with its site tables (Doc/gpu.md, "Bytes per site").
  * usage: [mpirun -np N] speed_test_diracoperator -i input_file_dirac (or input_file_dirac_large:
  * 48x24^3, larger than the caches) */
 #include <stdlib.h>
@@ -45,6 +50,13 @@ static void fill_spinor(spinor_field *f, uint64_t draw) {
       }
   }
 }
+
+/* Bytes of site tables the GPU hopping kernel reads per output site, besides links and
+ * spinors (dirac_gpu_template.h): iup and idn (8 ints), the piece entries (offset, length) of
+ * the output site in the output and link tables, and of each input site and of each link
+ * site of the other parity, read by 8 output sites each from cache (8 B per output site
+ * each). */
+#define GPU_TABLE_BYTES (8 * 4 + 4 * 8)
 
 typedef struct {
   const char *name;
@@ -76,6 +88,7 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
     if (single) op->flt(outf, D, inf);
     else op->dbl(out, D, in);
   }
+  hr_gpu_synchronize();
   int n = 0;
   const double c0 = cpu_time();
   double t0 = bench_wtime(), t;
@@ -85,6 +98,7 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
       if (single) op->flt(outf, D, inf);
       else op->dbl(out, D, in);
     }
+    hr_gpu_synchronize(); /* GPU builds: the kernels have run (no-op otherwise) */
     n += 5;
     t = bench_wtime() - t0;
     double tt = t;
@@ -99,6 +113,38 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
   free_spinor_field_flt(outf);
   *calls = n;
   return t / n;
+}
+
+/* Bandwidth in GB/s (summed over ranks) of r += c s (the field algebra, on the backend the
+ * operators run on) over pairs of spinor fields of glattice holding at least bytes_per_array
+ * bytes each side: two reads and a write per element, best of `passes`. */
+static double field_triad(size_t bytes_per_array, int passes) {
+  const size_t fb = (size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sizeof(suNf_spinor);
+  const int n = (int)((bytes_per_array + fb - 1) / fb);
+  spinor_field *r = alloc_spinor_field(n, &glattice), *a = alloc_spinor_field(n, &glattice);
+  for (int j = 0; j < n; j++) {
+    fill_spinor(&r[j], 10 + (uint64_t)j);
+    fill_spinor(&a[j], 20 + (uint64_t)j);
+    mul_add_assign_spinor_field(&r[j], 1e-3, &a[j]); /* both on the side the algebra runs */
+  }
+  double master_sites = 0;
+  _MASTER_FOR(&glattice, ix) master_sites += 1;
+  double best = 1e30;
+  for (int p = 0; p < passes; p++) {
+    hr_gpu_synchronize();
+    global_barrier();
+    const double t0 = bench_wtime();
+    for (int j = 0; j < n; j++) mul_add_assign_spinor_field(&r[j], 1e-3, &a[j]);
+    hr_gpu_synchronize();
+    double t = bench_wtime() - t0;
+    global_max(&t, 1);
+    if (t < best) best = t;
+  }
+  free_spinor_field(r);
+  free_spinor_field(a);
+  double gbs = 3. * (double)sizeof(suNf_spinor) * master_sites * n / best * 1e-9;
+  global_sum(&gbs, 1);
+  return gbs;
 }
 
 int main(int argc, char **argv) {
@@ -162,14 +208,25 @@ int main(int argc, char **argv) {
   /* ceiling: triad over the footprint of the hopping term (links + 2 half spinor fields) */
   const size_t footprint = (size_t)(4. * geometry_field_size(&glattice, HR_LAYOUT_GAUGE) * lk +
                                     geometry_field_size(&glattice, HR_LAYOUT_SPINOR) * sp);
-  const double triad = bench_stream_triad(footprint / 3, 10);
+  const double host_triad = bench_stream_triad(footprint / 3, 10);
   const double triad_big = bench_stream_triad(((size_t)512 << 20) / 3, 5);
+  /* the GPU path: the device's bandwidth over the same footprint is the ceiling */
+  const int on_gpu = HR_GPU_ENABLED && hr_backend_current() == HR_BACKEND_GPU;
+  const double triad = on_gpu ? field_triad(footprint / 3, 10) : host_triad;
   lprintf("BENCH", 0, "SU(%d) %s, NF = %d; hopping flop/site = 128 NF^2 + 56 NF = %.0f; hopping "
           "bytes/site (double) = 8 links + 2 spinors = (8 NF^2 + 8 NF) x 16 = %.0f\n",
           NG, repr_name(HR_BUILD_REPR), NF, hop, hop_b);
-  lprintf("BENCH", 0, "stream_triad footprint=%.1fMB GBps=%.2f (ceiling); stream_triad "
-          "footprint=512MB GBps=%.2f (summed over %d ranks)\n", footprint / 1048576., triad,
-          triad_big, hr_nranks());
+  lprintf("BENCH", 0, "stream_triad footprint=%.1fMB GBps=%.2f%s; stream_triad "
+          "footprint=512MB GBps=%.2f (summed over %d ranks)\n", footprint / 1048576., host_triad,
+          on_gpu ? " (host)" : " (ceiling)", triad_big, hr_nranks());
+  if (on_gpu) {
+    char dev[256];
+    hr_gpu_device_name(dev, sizeof dev);
+    lprintf("BENCH", 0, "GPU path on %s: device triad (r += c s on spinor fields) "
+            "footprint=%.1fMB GBps=%.2f (ceiling); the hopping kernel also reads its site "
+            "tables, %d B per output site (Doc/gpu.md)\n", dev, footprint / 1048576., triad,
+            GPU_TABLE_BYTES);
+  }
   lprintf("BENCH", 0, "overlap of communication: %s\n", dirac_comm_overlap() ? "on" : "off");
   lprintf("BENCH", 0, "CPU Dirac kernels: %s (%s); library built with: %s\n", HR_SIMD,
           HR_SIMD_CFLAGS, HR_BUILD_CFLAGS);
@@ -187,13 +244,20 @@ int main(int argc, char **argv) {
       const double flop = ops[k].flop_per_site * sites;
       const double bytes = ops[k].bytes_per_site * sites * (single ? 0.5 : 1.);
       const double gbps = bytes / t * 1e-9;
+      const double site_bytes = ops[k].bytes_per_site * (single ? 0.5 : 1.);
       lprintf("BENCH", 0,
               "op=%s prec=%s lattice=%dx%dx%dx%d ranks=%d threads=%d ms_per_call=%.4f "
-              "ns_per_site=%.1f bytes_per_site=%.0f gflops=%.2f GBps=%.2f roofline_fraction=%.3f\n",
+              "ns_per_site=%.1f bytes_per_site=%.0f gflops=%.2f GBps=%.2f roofline_fraction=%.3f"
+              " bound_ns_per_site=%.2f\n",
               ops[k].name, single ? "single" : "double", GLB_T, GLB_X, GLB_Y, GLB_Z,
-              hr_nranks(), hr_nthreads(), 1e3 * t, 1e9 * t / sites,
-              ops[k].bytes_per_site * (single ? 0.5 : 1.), flop / t * 1e-9, gbps,
-              triad > 0 ? gbps / triad : 0.);
+              hr_nranks(), hr_nthreads(), 1e3 * t, 1e9 * t / sites, site_bytes, flop / t * 1e-9,
+              gbps, triad > 0 ? gbps / triad : 0., triad > 0 ? site_bytes / triad : 0.);
+      if (on_gpu && k == 0)
+        lprintf("BENCH", 0, "  hopping %s on the GPU: %.0f bytes per site with the site tables "
+                "(%.3f of the minimum), %.1f%% of the ceiling for them\n",
+                single ? "single" : "double", site_bytes + GPU_TABLE_BYTES,
+                (site_bytes + GPU_TABLE_BYTES) / site_bytes,
+                triad > 0 ? 100. * (bytes + GPU_TABLE_BYTES * sites) / t * 1e-9 / triad : 0.);
       /* flop per second of CPU time actually received, per thread: what one core delivers */
       const double per_core = flop / (t * share * hr_nthreads()) * 1e-9;
       lprintf("BENCH", 1,

@@ -24,10 +24,10 @@
  *
  * Under MPI each application starts the halo exchange of its input, computes the inner
  * pieces, completes the exchange and computes the boundary pieces (dirac_set_comm_overlap(0):
- * wait for the exchange first; the result is the same bit for bit). The CPU loops send the
- * halo as spin-projected half spinors (half the bytes of full spinors; dirac_comm_stats_get
- * counts them). Output and input must be
- * different fields. In GPU builds an operator runs where its backend says (backend.h). */
+ * wait for the exchange first; the result is the same bit for bit). The CPU loops and the
+ * GPU path send the halo as spin-projected half spinors (half the bytes of full spinors;
+ * dirac_comm_stats_get counts them). Output and input must be different fields. In GPU
+ * builds an operator runs where its backend says (backend.h). */
 #ifndef DIRAC_H
 #define DIRAC_H
 
@@ -57,9 +57,10 @@ dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_b
 /* Overlap of communication and computation for every operator: 1 (default) or 0. */
 void dirac_set_comm_overlap(int on);
 int dirac_comm_overlap(void);
-/* Halo exchanges of the CPU loops (half spinors) since the last reset: their number, the
- * bytes this process sent, the seconds spent projecting and posting them, and the seconds
- * spent waiting for them after the inner pieces (the part of the exchange not hidden). */
+/* Halo exchanges of the operators (half spinors; CPU loops and GPU path) since the last
+ * reset: their number, the bytes this process sent, the seconds spent projecting and posting
+ * them, and the seconds spent waiting for them after the inner pieces (the part of the
+ * exchange not hidden). */
 typedef struct {
   long exchanges;
   double bytes_sent, pack_seconds, wait_seconds;

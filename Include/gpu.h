@@ -358,6 +358,12 @@ void hr_gpu_sites_release(void);
 void *hr_gpu_alloc(size_t bytes);
 /* Free memory of hr_gpu_alloc (NULL is ignored). */
 void hr_gpu_free(void *p);
+/* Host memory the device copies to and from at full speed and asynchronously (CUDA:
+ * page-locked, cudaMallocHost; otherwise aligned host memory): staging buffers of halos,
+ * fields and reduction results. Stops when out of memory; NULL for 0 bytes. */
+void *hr_gpu_host_alloc(size_t bytes);
+/* Free memory of hr_gpu_host_alloc (NULL is ignored). */
+void hr_gpu_host_free(void *p);
 /* Copies between host and device memory (counted by the transfer counter below, under
  * `where`: a static string naming the caller), and inside device memory (not counted). */
 void hr_gpu_copy_to_device_at(void *device, const void *host, size_t bytes, const char *where);
@@ -371,6 +377,10 @@ void hr_gpu_copy_to_host_at(void *host, const void *device, size_t bytes, const 
  * HR_GPU_HOST_STAGED=1): counted as communication (HR_XFER_HALO_*), not as data moved. */
 void hr_gpu_copy_halo_to_host(void *host, const void *device, size_t bytes);
 void hr_gpu_copy_halo_to_device(void *device, const void *host, size_t bytes);
+/* The same without waiting: ordered after every kernel launched before it and before every
+ * later one (CUDA: the default stream); `host` (from hr_gpu_host_alloc) must not change
+ * until the next hr_gpu_synchronize. */
+void hr_gpu_copy_halo_to_device_async(void *device, const void *host, size_t bytes);
 void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes);
 /* Set device memory to zero bytes. */
 void hr_gpu_zero(void *device, size_t bytes);

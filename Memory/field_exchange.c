@@ -58,12 +58,9 @@ static void start_device_exchange(struct hr_field_memory *m, struct hr_field_exc
   if (staged) {
     /* Stage through host memory: the whole packed area down, receives into host memory. */
     const size_t bytes = (size_t)m->nsend * site_bytes;
-    if (ex->send_host == NULL) {
-      ex->send_host = malloc(bytes);
-      ex->recv_host = malloc(bytes);
-      if (ex->send_host == NULL || ex->recv_host == NULL)
-        hr_error_code(HR_EXIT_SETUP, "out of host memory for exchange staging (%zu bytes)",
-                      bytes);
+    if (ex->send_host == NULL) { /* page-locked: full-speed and asynchronous copies */
+      ex->send_host = hr_gpu_host_alloc(bytes);
+      ex->recv_host = hr_gpu_host_alloc(bytes);
     }
     hr_gpu_copy_halo_to_host(ex->send_host, send, bytes);
     send = (char *)ex->send_host;
@@ -94,16 +91,24 @@ static void start_device_exchange(struct hr_field_memory *m, struct hr_field_exc
 static void complete_device_exchange(struct hr_field_memory *m, struct hr_field_exchange *ex,
                                      void *gpu) {
 #if HR_WITH_MPI
-  MPI_Waitall(ex->nreq, ex->req, MPI_STATUSES_IGNORE);
-  ex->nreq = 0;
   if (m->nbuffers > 0 && !hr_gpu_halo_through_device()) {
+    /* Host staging: each receive buffer goes up as soon as it has arrived (the receives are
+     * requests 0 .. nbuffers-1), asynchronously: later kernels are ordered after the copy,
+     * and the next exchange synchronises before it writes the staging buffers again. */
     const geometry_descriptor *g = m->g;
     const size_t site_bytes = (size_t)hr_kind_site_units(m->kind) * m->kind->unit_bytes;
-    for (int b = 0; b < m->nbuffers; b++)
-      hr_gpu_copy_halo_to_device((char *)gpu + (size_t)(g->rbuf_start[b] - g->master_shift) * site_bytes,
-                            (char *)ex->recv_host + (size_t)m->send_off[b] * site_bytes,
-                            (size_t)g->rbuf_len[b] * site_bytes);
+    for (int k = 0; k < m->nbuffers; k++) {
+      int b = MPI_UNDEFINED;
+      MPI_Waitany(m->nbuffers, ex->req, &b, MPI_STATUS_IGNORE);
+      if (b == MPI_UNDEFINED) break;
+      hr_gpu_copy_halo_to_device_async(
+          (char *)gpu + (size_t)(g->rbuf_start[b] - g->master_shift) * site_bytes,
+          (char *)ex->recv_host + (size_t)m->send_off[b] * site_bytes,
+          (size_t)g->rbuf_len[b] * site_bytes);
+    }
   }
+  MPI_Waitall(ex->nreq, ex->req, MPI_STATUSES_IGNORE);
+  ex->nreq = 0;
 #else
   (void)m, (void)ex, (void)gpu;
   hr_gpu_synchronize();

@@ -69,10 +69,9 @@ static size_t staging_bytes[2];
 void *hr_field_staging(int which, size_t bytes) {
   hr_assert(which == 0 || which == 1, "staging buffer %d does not exist", which);
   if (bytes > staging_bytes[which]) {
-    free(staging[which]);
-    staging[which] = NULL;
-    if (posix_memalign(&staging[which], HR_FIELD_ALIGN, bytes) != 0)
-      hr_error_code(HR_EXIT_SETUP, "out of host memory for a %zu-byte staging buffer", bytes);
+    /* page-locked in CUDA builds, so that the copies run at full speed (aligned to 64) */
+    hr_gpu_host_free(staging[which]);
+    staging[which] = hr_gpu_host_alloc(bytes);
     memset(staging[which], 0, bytes);
     staging_bytes[which] = bytes;
   }

@@ -138,8 +138,8 @@ void hr_field_memory_free(struct hr_field_memory *m) {
   for (int i = 0; i < m->n; i++) {
     hr_field_check_idle(&m->ex[i], "free");
     hr_gpu_free(m->ex[i].send_dev);
-    free(m->ex[i].send_host);
-    free(m->ex[i].recv_host);
+    hr_gpu_host_free(m->ex[i].send_host);
+    hr_gpu_host_free(m->ex[i].recv_host);
   }
   hr_gpu_free(m->pack);
   hr_gpu_free(m->gpu_base);

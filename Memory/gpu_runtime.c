@@ -46,6 +46,21 @@ void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes) {
 void hr_gpu_zero(void *device, size_t bytes) {
   if (bytes) cuda_check(cudaMemset(device, 0, bytes), "cudaMemset", bytes);
 }
+void *hr_gpu_host_alloc(size_t bytes) {
+  if (bytes == 0) return NULL;
+  void *p = NULL;
+  cuda_check(cudaMallocHost(&p, bytes), "cudaMallocHost (page-locked host memory)", bytes);
+  return p;
+}
+void hr_gpu_host_free(void *p) {
+  if (p != NULL) cuda_check(cudaFreeHost(p), "cudaFreeHost", 0);
+}
+/* On the legacy default stream: after every launched kernel, before every later one. */
+static void raw_to_device_async(void *device, const void *host, size_t bytes) {
+  if (bytes)
+    cuda_check(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, 0),
+               "asynchronous copy to device", bytes);
+}
 void hr_gpu_synchronize(void) { cuda_check(cudaDeviceSynchronize(), "synchronisation", 0); }
 void hr_gpu_check_launch(const char *kernel) {
   const cudaError_t err = cudaGetLastError();
@@ -62,12 +77,18 @@ void *hr_gpu_alloc(size_t bytes) {
   return p;
 }
 void hr_gpu_free(void *p) { free(p); }
+void *hr_gpu_host_alloc(size_t bytes) { return hr_gpu_alloc(bytes); }
+void hr_gpu_host_free(void *p) { free(p); }
 /* The raw copies (not counted). */
 static void raw_to_device(void *device, const void *host, size_t bytes) {
   if (bytes) memcpy(device, host, bytes);
 }
 static void raw_to_host(void *host, const void *device, size_t bytes) {
   if (bytes) memcpy(host, device, bytes);
+}
+/* Kernels run when launched: the copy is done at once. */
+static void raw_to_device_async(void *device, const void *host, size_t bytes) {
+  raw_to_device(device, host, bytes);
 }
 void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes) {
   if (bytes) memmove(dst, src, bytes);
@@ -227,4 +248,8 @@ void hr_gpu_copy_halo_to_host(void *host, const void *device, size_t bytes) {
 void hr_gpu_copy_halo_to_device(void *device, const void *host, size_t bytes) {
   hr_gpu_transfer_note(HR_XFER_HALO_TO_DEVICE, bytes, "halo");
   raw_to_device(device, host, bytes);
+}
+void hr_gpu_copy_halo_to_device_async(void *device, const void *host, size_t bytes) {
+  hr_gpu_transfer_note(HR_XFER_HALO_TO_DEVICE, bytes, "halo");
+  raw_to_device_async(device, host, bytes);
 }

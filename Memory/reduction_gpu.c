@@ -9,6 +9,8 @@
 #include "hr_build_config.h"
 
 #if HR_GPU_BACKEND != HR_GPU_NONE
+#include <string.h>
+
 #include "gpu.h"
 #include "reduction_sites.h"
 
@@ -119,8 +121,10 @@ HR_KERNEL_ANY_BLOCK(rx_limbs_final_kernel, const int64_t *part, long rows, int w
   }
 }
 
-/* Grow-only device scratch: partial rows and the final results. */
-static void *rx_part = NULL, *rx_res = NULL;
+/* Grow-only device scratch: partial rows and the final results; the results come to the
+ * host through page-locked memory (rx_res_host: one direct copy, no driver staging). */
+static void *rx_part = NULL, *rx_res = NULL, *rx_res_host = NULL;
+#define RX_RES_BYTES (HR_EXACT_LIMBS * HR_EXACT_MAX_SUMS * sizeof(int64_t))
 static size_t rx_part_bytes = 0;
 
 /* Rows of partial results the launches over seg may write: one per block of at least a warp
@@ -135,9 +139,18 @@ static long rx_rows(hr_exact_segments seg, size_t row_bytes) {
     rx_part = hr_gpu_alloc(bytes);
     rx_part_bytes = bytes;
   }
-  if (rx_res == NULL) rx_res = hr_gpu_alloc(HR_EXACT_LIMBS * HR_EXACT_MAX_SUMS * sizeof(int64_t));
+  if (rx_res == NULL) {
+    rx_res = hr_gpu_alloc(RX_RES_BYTES);
+    rx_res_host = hr_gpu_host_alloc(RX_RES_BYTES);
+  }
   hr_gpu_zero(rx_part, (size_t)rows * row_bytes);
   return rows;
+}
+
+/* The first `bytes` of the final results to `out`, through the page-locked buffer. */
+static void rx_result_to_host(void *out, size_t bytes) {
+  hr_gpu_copy_to_host(rx_res_host, rx_res, bytes);
+  memcpy(out, rx_res_host, bytes);
 }
 
 void hr_exact_gpu_max(double *big, const double *v, hr_exact_segments seg, int k) {
@@ -152,7 +165,7 @@ void hr_exact_gpu_max(double *big, const double *v, hr_exact_segments seg, int k
     row += (n + HR_WARP - 1) / HR_WARP;
   }
   HR_LAUNCH(rx_max_final_kernel, 1, HR_REDUCE_CHUNK, part, rows, w, res);
-  hr_gpu_copy_to_host(big, res, (size_t)w * sizeof(double));
+  rx_result_to_host(big, (size_t)w * sizeof(double));
 }
 
 void hr_exact_gpu_limbs(int64_t *limb, const double *v, hr_exact_segments seg, int k,
@@ -168,7 +181,7 @@ void hr_exact_gpu_limbs(int64_t *limb, const double *v, hr_exact_segments seg, i
     row += (n + HR_WARP - 1) / HR_WARP;
   }
   HR_LAUNCH(rx_limbs_final_kernel, 1, HR_REDUCE_CHUNK, part, rows, w, res);
-  hr_gpu_copy_to_host(limb, res, (size_t)w * sizeof(int64_t));
+  rx_result_to_host(limb, (size_t)w * sizeof(int64_t));
 }
 
 #else

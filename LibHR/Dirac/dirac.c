@@ -22,7 +22,7 @@
 #include "suN.h"
 
 static int dirac_overlap = 1;
-static dirac_comm_stats dirac_comm; /* of the CPU loops, since the last reset */
+static dirac_comm_stats dirac_comm; /* of both paths, since the last reset */
 
 /* Stops with a message when this CPU lacks the vector instructions that the CPU loops were
  * compiled for (configure --with-simd); checked once, when the first operator is made. */

@@ -24,11 +24,24 @@ typedef struct {
   const int *iup, *idn;  /* device copies of the neighbour tables */
   int mode, g5;          /* dirac_hop_mode, multiply by gamma5 at the end */
   double s, diag;        /* hopping factor; diagonal number when cl is NULL */
+  /* The received half spinors of the halo (boundary pieces after the exchange; else NULL):
+   * the neighbour of index iy with 0 <= iy - halo_lo < halo_n and halo_tab[3 k] >= 0 (k =
+   * iy - halo_lo) is the half spinor of entry halo_tab[3 k + 1] of the block of
+   * halo_tab[3 k + 2] sites that starts halo_tab[3 k] half spinors into halo_recv. */
+  const int *halo_tab;
+  const void *halo_recv;
+  int halo_lo, halo_n;
 } dirac_gpu_args;
 
 /* Hopping term over pieces p0 .. p1-1 of og (dirac_site_hop, then dirac_site_finish). */
 void dirac_gpu_hop(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a);
 void dirac_gpu_hop_flt(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a);
+/* The halo's send area: for each of the n send sites, entry k of tab (4 ints: master index,
+ * projection mu or mu + 4 as in dirac_halo, start of its buffer's block, that block's length
+ * in sites) is (1 -/+ gamma_mu) a->in at the site, written to entry k - start of the block
+ * that starts `start` half spinors into `send` (the device layout of a piece). */
+void dirac_gpu_halo_pack(const dirac_gpu_args *a, const int *tab, void *send, int n);
+void dirac_gpu_halo_pack_flt(const dirac_gpu_args *a, const int *tab, void *send, int n);
 /* Diagonal part on the master sites of g: out = M in (times gamma5 if g5), M = cl or diag
  * (dirac_site_diag). */
 void dirac_gpu_diag(const geometry_descriptor *g, const dirac_gpu_args *a);

@@ -39,10 +39,10 @@ HR_INLINE HR_CAT(dirac_clover_ref, DGPU_SFX)
   return HR_CAT(dirac_clover_device, DGPU_SFX)((const DGPU_CLOVER *)cl + off, ex - off, len);
 }
 
-/* The half spinor h of (1 + sg gamma_mu) psi at the neighbour site iy, projected while its
- * spin components are read (two colour vectors live at a time, not the whole spinor). */
-HR_INLINE void DGPU_(dirac_gpu_project)(HR_CAT(dirac_half_spinor, DGPU_SFX) * h,
-                                        const dirac_gpu_args *a, int iy, int mu, int sg) {
+/* The half spinor h of (1 + sg gamma_mu) psi at the site iy of the input, projected while
+ * its spin components are read (two colour vectors live at a time, not the whole spinor). */
+HR_INLINE void DGPU_(dirac_gpu_project_site)(HR_CAT(dirac_half_spinor, DGPU_SFX) * h,
+                                             const dirac_gpu_args *a, int iy, int mu, int sg) {
   const DGPU_SPINOR *in = (const DGPU_SPINOR *)a->in;
   HR_GPU_SITE_AT(a->isites, iy, e, off, len);
   DIRAC_UNROLL
@@ -52,6 +52,22 @@ HR_INLINE void DGPU_(dirac_gpu_project)(HR_CAT(dirac_half_spinor, DGPU_SFX) * h,
     DGPU_RD_(DGPU_VEC)(len, &lower, in + off, e - off, dirac_spin_partner(mu, r));
     HR_CAT(dirac_spin_project_row, DGPU_SFX)(&h->c[r], mu, sg, r, &upper, &lower);
   }
+}
+
+/* The half spinor h of (1 + sg gamma_mu) psi at the neighbour iy: the received one where iy
+ * lies in the halo of a->halo_tab (the sender projected it the same way, so the bits are
+ * those of projecting here), else projected from the input. */
+HR_INLINE void DGPU_(dirac_gpu_project)(HR_CAT(dirac_half_spinor, DGPU_SFX) * h,
+                                        const dirac_gpu_args *a, int iy, int mu, int sg) {
+  const unsigned k = (unsigned)(iy - a->halo_lo);
+  if (a->halo_tab != NULL && k < (unsigned)a->halo_n && a->halo_tab[3 * k] >= 0) {
+    const int blk = a->halo_tab[3 * k], in = a->halo_tab[3 * k + 1], len = a->halo_tab[3 * k + 2];
+    const char *b = (const char *)a->halo_recv + (size_t)blk * sizeof *h;
+    DGPU_RD_(DGPU_VEC)(len, &h->c[0], b, in, 0);
+    DGPU_RD_(DGPU_VEC)(len, &h->c[1], b, in, 1);
+    return;
+  }
+  DGPU_(dirac_gpu_project_site)(h, a, iy, mu, sg);
 }
 
 /* One direction of the hopping sum at site ix: projects the neighbour spinor while reading it,
@@ -158,6 +174,35 @@ HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, in
       DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a.out + o_off, eo - o_off, 0);
     }
   }
+}
+
+/* One thread per send site of the halo: its projected half spinor into the send area
+ * (dirac_gpu_halo_pack). The projection's direction is a constant in each branch. */
+HR_KERNEL_BOUNDED(DGPU_(dirac_halo_pack_kernel), 256, DGPU_REGS, dirac_gpu_args a,
+                  const int *tab, void *send, int n) {
+  HR_THREAD_LOOP(t) {
+    const int k = HR_THREAD_INDEX(t);
+    if (k < n) {
+      const int site = tab[4 * k], dir = tab[4 * k + 1], blk = tab[4 * k + 2],
+                len = tab[4 * k + 3];
+      HR_CAT(dirac_half_spinor, DGPU_SFX) h;
+      switch (dir) {
+#define DGPU_PROJECT_(mu)                                                                      \
+  case mu: DGPU_(dirac_gpu_project_site)(&h, &a, site, mu, -1); break;                         \
+  case mu + 4: DGPU_(dirac_gpu_project_site)(&h, &a, site, mu, +1); break;
+        DGPU_PROJECT_(0) DGPU_PROJECT_(1) DGPU_PROJECT_(2) DGPU_PROJECT_(3)
+#undef DGPU_PROJECT_
+        default: break;
+      }
+      char *b = (char *)send + (size_t)blk * sizeof h;
+      DGPU_WR_(DGPU_VEC)(len, &h.c[0], b, k - blk, 0);
+      DGPU_WR_(DGPU_VEC)(len, &h.c[1], b, k - blk, 1);
+    }
+  }
+}
+
+void DGPU_(dirac_gpu_halo_pack)(const dirac_gpu_args *a, const int *tab, void *send, int n) {
+  if (n > 0) HR_TUNED_LAUNCH(DGPU_(dirac_halo_pack_kernel), n, HR_TUNE_STREAMING, *a, tab, send, n);
 }
 
 void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a) {

@@ -23,6 +23,14 @@ static void *halo_alloc(size_t n) {
 }
 
 static void halo_free(dirac_halo *h) {
+#if HR_GPU_ENABLED
+  hr_gpu_free(h->dev_send_tab);
+  hr_gpu_free(h->dev_halo_tab);
+  hr_gpu_free(h->dev_send);
+  hr_gpu_free(h->dev_recv);
+  hr_gpu_host_free(h->host_send);
+  hr_gpu_host_free(h->host_recv);
+#endif
   free(h->send_site);
   free(h->send_dir);
   free(h->halo_pos);
@@ -92,6 +100,74 @@ const dirac_halo *dirac_halo_of(const geometry_descriptor *ig) {
   }
   return h;
 }
+
+#if HR_GPU_ENABLED
+/* The device tables and areas of h (dirac_halo.dev_*). */
+static void halo_make_gpu(dirac_halo *h) {
+  const geometry_descriptor *g = h->g;
+  const int nhalo = h->halo_hi - h->halo_lo;
+  int *send_tab = halo_alloc((size_t)4 * h->nsites * sizeof(int));
+  int *halo_tab = halo_alloc((size_t)3 * nhalo * sizeof(int));
+  for (int k = 0; k < nhalo; k++) halo_tab[3 * k] = halo_tab[3 * k + 1] = halo_tab[3 * k + 2] = -1;
+  int start = 0;
+  for (int i = 0; i < g->nbuffers_spinor; i++) {
+    for (int k = 0; k < g->sbuf_len[i]; k++) {
+      int *e = send_tab + 4 * (start + k);
+      e[0] = h->send_site[start + k];
+      e[1] = h->send_dir[start + k];
+      e[2] = start;
+      e[3] = g->sbuf_len[i];
+      int *r = halo_tab + 3 * (g->rbuf_start[i] + k - h->halo_lo);
+      r[0] = start;
+      r[1] = k;
+      r[2] = g->rbuf_len[i];
+    }
+    start += g->sbuf_len[i];
+  }
+  h->dev_send_tab = hr_gpu_alloc((size_t)4 * h->nsites * sizeof(int));
+  h->dev_halo_tab = hr_gpu_alloc((size_t)3 * nhalo * sizeof(int));
+  hr_gpu_copy_to_device(h->dev_send_tab, send_tab, (size_t)4 * h->nsites * sizeof(int));
+  hr_gpu_copy_to_device(h->dev_halo_tab, halo_tab, (size_t)3 * nhalo * sizeof(int));
+  free(send_tab);
+  free(halo_tab);
+  const size_t bytes = (size_t)h->nsites * sizeof(dirac_half_spinor);
+  h->dev_send = hr_gpu_alloc(bytes);
+  h->dev_recv = hr_gpu_alloc(bytes);
+  h->host_send = hr_gpu_host_alloc(bytes);
+  h->host_recv = hr_gpu_host_alloc(bytes);
+}
+
+const dirac_halo *dirac_halo_gpu_of(const geometry_descriptor *ig) {
+  const dirac_halo *c = dirac_halo_of(ig);
+  if (c == NULL) return NULL;
+  dirac_halo *h = &halos[ig->parity];
+  if (h->dev_send == NULL) halo_make_gpu(h);
+  return h;
+}
+
+hr_comm_request *dirac_halo_gpu_start(const dirac_halo *h, size_t half_bytes) {
+  const size_t bytes = (size_t)h->nsites * half_bytes;
+#if HR_WITH_MPI
+  if (!hr_gpu_halo_through_device()) {
+    hr_gpu_copy_halo_to_host(h->host_send, h->dev_send, bytes); /* after the packing kernel */
+    return start_sendrecv_packed(h->g, HR_LAYOUT_SPINOR, h->host_send, h->host_recv, half_bytes);
+  }
+  hr_gpu_synchronize(); /* MPI does not wait for the packing kernel */
+  return start_sendrecv_packed(h->g, HR_LAYOUT_SPINOR, h->dev_send, h->dev_recv, half_bytes);
+#else
+  /* one process: every (force_halo) buffer is received from this process */
+  hr_gpu_copy_on_device(h->dev_recv, h->dev_send, bytes);
+  return NULL;
+#endif
+}
+
+void dirac_halo_gpu_complete(const dirac_halo *h, hr_comm_request *req, size_t half_bytes) {
+  if (req == NULL) return;
+  complete_sendrecv(req);
+  if (!hr_gpu_halo_through_device())
+    hr_gpu_copy_halo_to_device_async(h->dev_recv, h->host_recv, (size_t)h->nsites * half_bytes);
+}
+#endif
 
 void dirac_halo_release(void) {
   for (int p = 0; p < 3; p++) halo_free(&halos[p]);

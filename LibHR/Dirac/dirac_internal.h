@@ -6,6 +6,7 @@
 #define DIRAC_INTERNAL_H
 
 #include "backend.h"
+#include "communications.h"
 #include "clover.h"
 #include "dirac.h"
 #include "fields.h"
@@ -79,6 +80,16 @@ typedef struct {
   int halo_lo, halo_hi;         /* the receive buffers lie in the indices halo_lo..halo_hi-1 */
   int *halo_pos;                /* half spinor of index halo_lo + k in recv (-1: none) */
   void *send, *recv;            /* nsites half spinors each (double or single precision) */
+  /* The GPU path's exchange (GPU builds; made on its first use, dirac_halo_gpu_of): the same
+   * half spinors in device memory, buffer i a block of sbuf_len[i] sites in the device layout
+   * of a piece, starting at the sum of the lengths before it (the bytes of start_sendrecv_
+   * packed's areas). */
+  int *dev_send_tab;            /* per send site: master index, projection, block start and
+                                   length (dirac_gpu_halo_pack) */
+  int *dev_halo_tab;            /* per index halo_lo .. halo_hi-1: block start (-1: none),
+                                   entry and length (dirac_gpu_args.halo_tab) */
+  void *dev_send, *dev_recv;    /* the device send and receive areas */
+  void *host_send, *host_recv;  /* page-locked staging of the host-staged path */
 } dirac_halo;
 
 /* The halo tables of input geometry ig (made on first use and when the geometry changed);
@@ -86,6 +97,17 @@ typedef struct {
 const dirac_halo *dirac_halo_of(const geometry_descriptor *ig);
 /* Free the halo tables (dirac_finalize). */
 void dirac_halo_release(void);
+#if HR_GPU_ENABLED
+/* dirac_halo_of(ig) with the device tables and areas of the GPU path made. */
+const dirac_halo *dirac_halo_gpu_of(const geometry_descriptor *ig);
+/* Start the exchange of the device send area of h (filled by dirac_gpu_halo_pack; half
+ * spinors of half_bytes bytes) into its device receive area: MPI on device memory, or staged
+ * through page-locked host buffers (hr_gpu_halo_through_device); one process: a device copy.
+ * Returns the request to complete (NULL: nothing in flight). */
+hr_comm_request *dirac_halo_gpu_start(const dirac_halo *h, size_t half_bytes);
+/* Complete it; the staged upload is asynchronous, ordered before the kernels launched next. */
+void dirac_halo_gpu_complete(const dirac_halo *h, hr_comm_request *req, size_t half_bytes);
+#endif
 
 /* 1 when D runs on the GPU path (GPU builds with the GPU backend chosen). */
 static inline int dirac_on_gpu(const dirac_op *D) {

@@ -17,6 +17,7 @@
  *     for every operator, both precisions, overlap on and off, and never reads stale copies.
  * Usage: test_dirac NP_T NP_X NP_Y NP_Z [--write FILE | --compare FILE] */
 #include "dirac_test.h"
+#include "dirac_site.h"
 
 #include "gamma.h"
 #if HR_WITH_OPENMP
@@ -303,6 +304,12 @@ typedef struct {
   const geometry_descriptor *out_g, *in_g;
 } gpu_case;
 
+/* The hopping term between the parities and on the full lattice. */
+static const gpu_case hop_cases[3] = {
+    {"Dphi_hop (even <- odd)", Dphi_hop, Dphi_hop_flt, &glat_even, &glat_odd},
+    {"Dphi_hop (odd <- even)", Dphi_hop, Dphi_hop_flt, &glat_odd, &glat_even},
+    {"Dphi_hop (full)", Dphi_hop, Dphi_hop_flt, &glattice, &glattice}};
+
 /* The GPU path (device kernels per piece, device halo exchange) gives the CPU loops' results
  * for every operator in both precisions, with overlap on and off; a GPU output is current on
  * the device only; chaining a GPU and a CPU application reads no stale copy. */
@@ -315,13 +322,11 @@ static void check_gpu_vs_cpu(const dirac_op *D, const char *tag) {
     gpu_case c = {ops[k].name, ops[k].d, ops[k].f, g, g};
     cases[nc++] = c;
   }
-  const gpu_case extra[5] = {{"Dphi_hop (even <- odd)", Dphi_hop, Dphi_hop_flt, &glat_even, &glat_odd},
-                             {"Dphi_hop (odd <- even)", Dphi_hop, Dphi_hop_flt, &glat_odd, &glat_even},
-                             {"Dphi_hop (full)", Dphi_hop, Dphi_hop_flt, &glattice, &glattice},
-                             {"Dphi_diag (odd)", Dphi_diag, Dphi_diag_flt, &glat_odd, &glat_odd},
-                             {"Dphi_diag_inv (even)", Dphi_diag_inv, Dphi_diag_inv_flt,
-                              &glat_even, &glat_even}};
-  for (int k = 0; k < 5; k++) cases[nc++] = extra[k];
+  const gpu_case diag[2] = {{"Dphi_diag (odd)", Dphi_diag, Dphi_diag_flt, &glat_odd, &glat_odd},
+                            {"Dphi_diag_inv (even)", Dphi_diag_inv, Dphi_diag_inv_flt,
+                             &glat_even, &glat_even}};
+  for (int k = 0; k < 3; k++) cases[nc++] = hop_cases[k];
+  for (int k = 0; k < 2; k++) cases[nc++] = diag[k];
   for (int k = 0; k < nc; k++) {
     const gpu_case *c = &cases[k];
     spinor_field *psi = dt_spinor(c->in_g), *a = dt_spinor(c->out_g), *b = dt_spinor(c->out_g);
@@ -366,6 +371,45 @@ static void check_gpu_vs_cpu(const dirac_op *D, const char *tag) {
     DT_FREE(b2);
     DT_FREE(pf);
     DT_FREE(af);
+    DT_FREE(bf);
+  }
+}
+
+/* The GPU path's halo: one exchange per application, of spin-projected half spinors (half
+ * the bytes of the full spinors of every spinor buffer of the input geometry), counted by
+ * dirac_comm_stats_get, and staged through the host exactly when the halo path says so. */
+static void check_gpu_halo_bytes(const dirac_op *D, const char *tag) {
+  const dirac_op Dg = on_backend(D, 1);
+  const int staged = HR_WITH_MPI && !hr_gpu_halo_through_device();
+  for (int k = 0; k < 3; k++) {
+    const gpu_case *c = &hop_cases[k];
+    spinor_field *psi = dt_spinor(c->in_g), *b = dt_spinor(c->out_g);
+    spinor_field_flt *pf = dt_spinor_flt(c->in_g), *bf = dt_spinor_flt(c->out_g);
+    dt_random_spinor_field(psi, 41 + (uint64_t)k);
+    dt_to_flt(psi, pf);
+    for (int flt = 0; flt < 2; flt++) {
+      const size_t half = flt ? sizeof(dirac_half_spinor_flt) : sizeof(dirac_half_spinor);
+      const size_t full = flt ? sizeof(suNf_spinor_flt) : sizeof(suNf_spinor);
+      const size_t want = sendrecv_bytes(c->in_g, HR_LAYOUT_SPINOR, half);
+      CHECK(2 * want == sendrecv_bytes(c->in_g, HR_LAYOUT_SPINOR, full),
+            "%s: a half spinor is not half a spinor", c->name);
+      if (flt) c->f(bf, &Dg, pf); else c->d(b, &Dg, psi); /* input on the device */
+      dirac_comm_stats_reset();
+      hr_gpu_transfers_reset();
+      if (flt) c->f(bf, &Dg, pf); else c->d(b, &Dg, psi);
+      const dirac_comm_stats st = dirac_comm_stats_get();
+      CHECK(st.exchanges == (want > 0) && st.bytes_sent == (double)want,
+            "%s %s%s: %ld exchanges of %.0f bytes, want %d of %zu (half spinors)", c->name, tag,
+            flt ? " single" : "", st.exchanges, st.bytes_sent, want > 0, want);
+      const unsigned long long down = hr_gpu_transfer_bytes(HR_XFER_HALO_TO_HOST),
+                               up = hr_gpu_transfer_bytes(HR_XFER_HALO_TO_DEVICE);
+      CHECK(down == (staged ? want : 0) && up == down,
+            "%s %s%s: %llu halo bytes staged down and %llu up, want %zu", c->name, tag,
+            flt ? " single" : "", down, up, staged ? want : (size_t)0);
+    }
+    DT_FREE(psi);
+    DT_FREE(b);
+    DT_FREE(pf);
     DT_FREE(bf);
   }
 }
@@ -736,6 +780,9 @@ int main(int argc, char **argv) {
 #if HR_GPU_ENABLED
     check_gpu_vs_cpu(D, tag);
     snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
+    tc_case_end(name);
+    check_gpu_halo_bytes(D, tag);
+    snprintf(name, sizeof name, "%s: GPU halo of half spinors", tag);
     tc_case_end(name);
 #endif
     if (clov) {
