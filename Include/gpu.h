@@ -75,7 +75,9 @@
   ((f)->gpu_ptr + 4 * ((f)->type->master_start[ixp] - (f)->type->master_shift))
 
 /* read_gpu_<type>(stride, &value, block, ix, comp): value = element `comp` of site ix of a
- * piece of `stride` sites starting at `block` (device layout above).
+ * piece of `stride` sites starting at `block` (device layout above), a unit at a time
+ * (HR_UNIT_LOAD of hr_complex.h: one 128-bit access per double-precision complex unit in
+ * device code).
  * write_gpu_<type>(stride, &value, block, ix, comp): the reverse. Usable in host and device
  * code; in host code only on memory the host can address (emulated backend, staging). */
 #define HR_GPU_ACCESSORS_(T, U)                                                                \
@@ -85,14 +87,14 @@
     const U *in = (const U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;               \
     U *o = (U *)out;                                                                           \
     for (int u = 0; u < hr_n_; ++u)                                                            \
-      o[u] = in[(size_t)u * (size_t)stride];                                                   \
+      HR_UNIT_LOAD(&o[u], &in[(size_t)u * (size_t)stride]);                               \
   }                                                                                            \
   HR_INLINE void write_gpu_##T(int stride, const T *value, void *block, int ix, int comp) {    \
     enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
     U *out = (U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;                          \
     const U *v = (const U *)value;                                                             \
     for (int u = 0; u < hr_n_; ++u)                                                            \
-      out[(size_t)u * (size_t)stride] = v[u];                                                  \
+      HR_UNIT_STORE(&out[(size_t)u * (size_t)stride], &v[u]);                             \
   }
 HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
 #undef HR_GPU_ACCESSORS_

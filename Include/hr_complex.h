@@ -18,7 +18,16 @@
  *   hr_ctimes_i(z)                           i z
  *   hr_cexpi(phi)                            exp(i phi), double
  *   hr_complex_to_flt(z), hr_complex_to_dbl(z)  change the precision
- * Shared code never uses the I macro of <complex.h>: write hr_cmplx(0, 1) or hr_ctimes_i. */
+ * Shared code never uses the I macro of <complex.h>: write hr_cmplx(0, 1) or hr_ctimes_i.
+ *
+ * HR_UNIT_LOAD(&v, p) / HR_UNIT_STORE(p, &v) move one number (complex or real, either
+ * precision) between memory at p and a value v, a plain assignment. With HR_GPU_WIDE_LOADS=1
+ * (nvcc flag, e.g. configure NVCCFLAGS=-DHR_GPU_WIDE_LOADS=1) CUDA device code moves a
+ * double-precision complex number as one 128-bit access (double2) and a single-precision one
+ * as one 64-bit access (float2). The device layout of gpu.h reads and writes fields through
+ * them, and its alignment allows it (device memory starts 256-byte aligned, and every piece,
+ * site and unit offset is a whole number of units). Off by default: the vector registers
+ * make ptxas spill in kernels that now fit (Doc/gpu.md, "Wide loads"). */
 #ifndef HR_COMPLEX_H
 #define HR_COMPLEX_H
 
@@ -111,6 +120,9 @@ HR_INLINE hr_complex_flt hr_complex_to_flt(hr_complex z) {
 HR_INLINE hr_complex hr_complex_to_dbl(hr_complex_flt z) {
   return hr_cmplx((double)crealf(z), (double)cimagf(z));
 }
+
+#define HR_UNIT_LOAD(v, p) (*(v) = *(p))
+#define HR_UNIT_STORE(p, v) (*(p) = *(v))
 
 #else
 /* ------------------------------------------------ C++ / CUDA: structs with the same layout */
@@ -241,6 +253,39 @@ HR_HOST_DEVICE inline hr_complex hr_cexpi(double phi) { return hr_complex(cos(ph
 HR_HOST_DEVICE inline hr_complex_flt hr_complex_to_flt(hr_complex z) { return hr_complex_flt(z); }
 /* Widen a single-precision complex number to double precision. */
 HR_HOST_DEVICE inline hr_complex hr_complex_to_dbl(hr_complex_flt z) { return hr_complex(z); }
+
+
+/* HR_UNIT_LOAD / HR_UNIT_STORE (above): vector accesses in device code if asked for. */
+#ifndef HR_GPU_WIDE_LOADS
+#define HR_GPU_WIDE_LOADS 0
+#endif
+#if defined(__CUDA_ARCH__) && HR_GPU_WIDE_LOADS
+__device__ inline void hr_unit_load(hr_complex *v, const hr_complex *p) {
+  const double2 w = *reinterpret_cast<const double2 *>(p);
+  v->re = w.x;
+  v->im = w.y;
+}
+__device__ inline void hr_unit_store(hr_complex *p, const hr_complex *v) {
+  *reinterpret_cast<double2 *>(p) = make_double2(v->re, v->im);
+}
+__device__ inline void hr_unit_load(hr_complex_flt *v, const hr_complex_flt *p) {
+  const float2 w = *reinterpret_cast<const float2 *>(p);
+  v->re = w.x;
+  v->im = w.y;
+}
+__device__ inline void hr_unit_store(hr_complex_flt *p, const hr_complex_flt *v) {
+  *reinterpret_cast<float2 *>(p) = make_float2(v->re, v->im);
+}
+__device__ inline void hr_unit_load(double *v, const double *p) { *v = *p; }
+__device__ inline void hr_unit_store(double *p, const double *v) { *p = *v; }
+__device__ inline void hr_unit_load(float *v, const float *p) { *v = *p; }
+__device__ inline void hr_unit_store(float *p, const float *v) { *p = *v; }
+#define HR_UNIT_LOAD(v, p) hr_unit_load(v, p)
+#define HR_UNIT_STORE(p, v) hr_unit_store(p, v)
+#else
+#define HR_UNIT_LOAD(v, p) (*(v) = *(p))
+#define HR_UNIT_STORE(p, v) (*(p) = *(v))
+#endif
 
 #endif /* __cplusplus */
 

@@ -83,6 +83,32 @@ awk -v bf="$budget_flt" -v bd="$budget_dbl" -v knownfile="$known" '
     printf "%-34s %-5s %5d %6d %5d %6d %6d  %s\n", name, "sm_" sm, regs, budget, st, ld, stack, res
   }
   END { exit bad }' "$tmp/table2" || status=1
+# Wide loads (HR_GPU_WIDE_LOADS=1, hr_complex.h): the PTX of the hopping kernels without
+# clover must move every spinor and link unit as one vector access (ld/st.global.v2: 128 bits
+# in double, 64 in single; ptxas keeps them as LDG.E.128 / LDG.E.64). cuobjdump, which would
+# show the SASS, is not part of the toolkit everywhere; the PTX is. Not the default build
+# (Doc/gpu.md, "Wide loads"); checked so that the option keeps working.
+dirac_cu=LibHR/Dirac/dirac_gpu_cuda.cu
+if "$nvcc" -std=c++17 -O2 -fmad=false -DHR_GPU_WIDE_LOADS=1 -I"$src/LibHR/Dirac" \
+     -I"$build/LibHR/Dirac" -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L \
+     ${HR_PTXAS_FLAGS:-} -arch=compute_90 -ptx "$src/$dirac_cu" -o "$tmp/dirac.ptx" \
+     > "$tmp/log" 2>&1; then
+  awk '/^\.(visible )?\.?entry|\.entry / { kern = ""; if ($0 ~ /dirac_hop_kernel(_flt)?_[0-9]_[0-9]_0/) {
+         kern = $0; sub(/.*entry /, "", kern); sub(/\(.*/, "", kern); n++ } }
+       kern != "" && /(ld|st)\.global\.v2\.f(32|64)/ { vec[kern]++ }
+       kern != "" && /(ld|st)\.global\.f(32|64)/ { sc[kern]++ }
+       END { for (k in vec) nv++
+             bad = 0
+             for (k in sc) { print "wide loads: " k ": " sc[k] " scalar field accesses"; bad = 1 }
+             if (n == 0 || nv < n) { print "wide loads: " nv + 0 " of " n + 0 " hopping kernels use vector accesses"; bad = 1 }
+             if (!bad) print "wide loads: the " n " hopping kernels without clover move every field unit as one vector access (PTX ld/st.global.v2)"
+             exit bad }' "$tmp/dirac.ptx" || status=1
+else
+  cat "$tmp/log"
+  echo "ptxas_check: $dirac_cu does not compile with HR_GPU_WIDE_LOADS=1"
+  status=1
+fi
+
 nk=$(wc -l < "$tmp/table2")
 if [ "$nk" -eq 0 ]; then
   echo "ptxas_check: no kernel found"

@@ -12,6 +12,38 @@
 #include "dirac_site.h"
 #include "gpu.h"
 
+/* The site of thread i of a launch over the runs rs, or -1 past the last run. */
+HR_INLINE int dirac_gpu_run_site(const dirac_gpu_runs *rs, int i) {
+  if (i >= rs->first_thread[rs->n]) return -1;
+  int r = 0;
+  while (r + 1 < rs->n && i >= rs->first_thread[r + 1]) ++r;
+  return rs->start[r] + i - rs->first_thread[r];
+}
+
+/* The runs of the pieces *p .. p1-1 of g that fit in one launch (consecutive pieces merged,
+ * empty ones skipped); *p is advanced past them. */
+static dirac_gpu_runs dirac_gpu_runs_of(const geometry_descriptor *g, int *p, int p1) {
+  dirac_gpu_runs rs;
+  rs.n = 0;
+  rs.first_thread[0] = 0;
+  for (; *p < p1; ++*p) {
+    const int len = _PIECE_LENGTH(g, *p), start = g->master_start[*p];
+    if (len <= 0) continue;
+    /* one past the last index of the last run */
+    const int end =
+        rs.n > 0 ? rs.start[rs.n - 1] + rs.first_thread[rs.n] - rs.first_thread[rs.n - 1] : -1;
+    if (rs.n > 0 && start == end) {
+      rs.first_thread[rs.n] += len; /* continues the last run */
+      continue;
+    }
+    if (rs.n == DIRAC_GPU_MAX_RUNS) break;
+    rs.start[rs.n] = start;
+    rs.first_thread[rs.n + 1] = rs.first_thread[rs.n] + len;
+    rs.n++;
+  }
+  return rs;
+}
+
 #define DGPU_SFX
 #define DGPU_SPINOR suNf_spinor
 #define DGPU_VEC suNf_vector

@@ -1,7 +1,8 @@
 /* dirac_gpu.h -- the GPU path of the Dirac operators (internal to LibHR/Dirac): the
  * arguments of one hopping or diagonal application on device copies, and the launchers
  * (dirac_gpu.c, compiled by nvcc in CUDA builds and by the host compiler in emulated builds)
- * that start one kernel per piece. The per-site mathematics is that of dirac_site.h. */
+ * that start one kernel for a range of pieces. The per-site mathematics is that of
+ * dirac_site.h. */
 #ifndef DIRAC_GPU_H
 #define DIRAC_GPU_H
 
@@ -33,7 +34,18 @@ typedef struct {
   int halo_lo, halo_n;
 } dirac_gpu_args;
 
-/* Hopping term over pieces p0 .. p1-1 of og (dirac_site_hop, then dirac_site_finish). */
+/* The sites of one launch: runs of consecutive indices (pieces that follow each other in
+ * the index space merged into one run); thread i of the launch computes site
+ * start[r] + i - first_thread[r] of the run r with first_thread[r] <= i < first_thread[r + 1]. */
+#define DIRAC_GPU_MAX_RUNS 24
+typedef struct {
+  int n;
+  int start[DIRAC_GPU_MAX_RUNS];
+  int first_thread[DIRAC_GPU_MAX_RUNS + 1];
+} dirac_gpu_runs;
+
+/* Hopping term over pieces p0 .. p1-1 of og, one launch for all of them (dirac_site_hop,
+ * then dirac_site_finish). */
 void dirac_gpu_hop(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a);
 void dirac_gpu_hop_flt(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a);
 /* The halo's send area: for each of the n send sites, entry k of tab (4 ints: master index,
@@ -42,8 +54,8 @@ void dirac_gpu_hop_flt(const geometry_descriptor *og, int p0, int p1, const dira
  * that starts `start` half spinors into `send` (the device layout of a piece). */
 void dirac_gpu_halo_pack(const dirac_gpu_args *a, const int *tab, void *send, int n);
 void dirac_gpu_halo_pack_flt(const dirac_gpu_args *a, const int *tab, void *send, int n);
-/* Diagonal part on the master sites of g: out = M in (times gamma5 if g5), M = cl or diag
- * (dirac_site_diag). */
+/* Diagonal part on the master sites of g, one launch: out = M in (times gamma5 if g5),
+ * M = cl or diag (dirac_site_diag). */
 void dirac_gpu_diag(const geometry_descriptor *g, const dirac_gpu_args *a);
 void dirac_gpu_diag_flt(const geometry_descriptor *g, const dirac_gpu_args *a);
 

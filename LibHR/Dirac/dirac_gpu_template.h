@@ -129,14 +129,14 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
   DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a->out + o_off, eo - o_off, 0);
 }
 
-/* One kernel per variant: one thread per site of an output piece starting at index `first`
- * with n sites. Bounds: 256 threads, DGPU_REGS registers (Doc/gpu.md). */
+/* One kernel per variant: one thread per site of the runs of pieces rs (dirac_gpu_runs).
+ * Bounds: 256 threads, DGPU_REGS registers (Doc/gpu.md). */
 #define DGPU_HOP_KERNEL_(mode, g5, cl)                                                         \
   HR_KERNEL_BOUNDED(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), 256, DGPU_REGS,    \
-                    dirac_gpu_args a, int first, int n) {                                      \
+                    dirac_gpu_args a, dirac_gpu_runs rs) {                                     \
     HR_THREAD_LOOP(t) {                                                                        \
-      const int i = HR_THREAD_INDEX(t);                                                        \
-      if (i < n) DGPU_(dirac_gpu_hop_site)(&a, first + i, mode, g5, cl);                       \
+      const int ix = dirac_gpu_run_site(&rs, HR_THREAD_INDEX(t));                              \
+      if (ix >= 0) DGPU_(dirac_gpu_hop_site)(&a, ix, mode, g5, cl);                            \
     }                                                                                          \
   }
 DGPU_HOP_KERNEL_(0, 0, 0)
@@ -153,12 +153,11 @@ DGPU_HOP_KERNEL_(2, 1, 0)
 DGPU_HOP_KERNEL_(2, 1, 1)
 #undef DGPU_HOP_KERNEL_
 
-/* One thread per site of a piece: the diagonal part. */
-HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, int first, int n) {
+/* One thread per site of the runs rs: the diagonal part. */
+HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, dirac_gpu_runs rs) {
   HR_THREAD_LOOP(t) {
-    const int i = HR_THREAD_INDEX(t);
-    if (i < n) {
-      const int ix = first + i;
+    const int ix = dirac_gpu_run_site(&rs, HR_THREAD_INDEX(t));
+    if (ix >= 0) {
       HR_GPU_SITE_AT(a.osites, ix, eo, o_off, o_len);
       DGPU_SPINOR v, o;
       DGPU_RD_(DGPU_SPINOR)(o_len, &v, (const DGPU_SPINOR *)a.in + o_off, eo - o_off, 0);
@@ -207,12 +206,13 @@ void DGPU_(dirac_gpu_halo_pack)(const dirac_gpu_args *a, const int *tab, void *s
 
 void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a) {
   const int variant = 4 * a->mode + 2 * (a->g5 != 0) + (a->cl != NULL);
-  for (int ixp = p0; ixp < p1; ixp++) {
-    const int n = _PIECE_LENGTH(og, ixp), f = og->master_start[ixp];
+  for (int ixp = p0; ixp < p1;) {
+    const dirac_gpu_runs rs = dirac_gpu_runs_of(og, &ixp, p1);
+    const int n = rs.first_thread[rs.n];
 #define DGPU_CASE_(mode, g5, cl)                                                               \
   case 4 * mode + 2 * g5 + cl:                                                                 \
     HR_TUNED_LAUNCH(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), n,                 \
-                    HR_TUNE_STREAMING, *a, f, n);                                              \
+                    HR_TUNE_STREAMING, *a, rs);                                                \
     break;
     switch (variant) {
       DGPU_CASE_(0, 0, 0) DGPU_CASE_(0, 0, 1) DGPU_CASE_(0, 1, 0) DGPU_CASE_(0, 1, 1)
@@ -225,9 +225,9 @@ void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const d
 }
 
 void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a) {
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(DGPU_(dirac_diag_kernel), n, HR_TUNE_STREAMING, *a, g->master_start[ixp], n);
+  for (int ixp = 0; ixp < g->local_master_pieces;) {
+    const dirac_gpu_runs rs = dirac_gpu_runs_of(g, &ixp, g->local_master_pieces);
+    HR_TUNED_LAUNCH(DGPU_(dirac_diag_kernel), rs.first_thread[rs.n], HR_TUNE_STREAMING, *a, rs);
   }
 }
 
