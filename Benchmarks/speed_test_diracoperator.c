@@ -89,6 +89,7 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
     else op->dbl(out, D, in);
   }
   hr_gpu_synchronize();
+  dirac_comm_stats_reset(); /* the halo statistics of the timed calls only */
   int n = 0;
   const double c0 = cpu_time();
   double t0 = bench_wtime(), t;
@@ -235,7 +236,6 @@ int main(int argc, char **argv) {
     for (int single = 0; single < 2; single++) {
       int calls;
       double share;
-      dirac_comm_stats_reset();
       const double t =
           time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time, &calls, &share);
       const dirac_comm_stats comm = dirac_comm_stats_get();
@@ -271,7 +271,6 @@ int main(int argc, char **argv) {
         int calls_off;
         double share_off;
         dirac_set_comm_overlap(0);
-        dirac_comm_stats_reset();
         const double t_off = time_op(&ops[k], single, ops[k].clover ? &clover : &wilson,
                                      min_time, &calls_off, &share_off);
         const dirac_comm_stats off = dirac_comm_stats_get();

@@ -154,6 +154,7 @@ typedef struct {
   do {                                                                                         \
     kernel_<<<(nblocks_), (nthreads_)>>>(__VA_ARGS__);                                         \
     hr_gpu_check_launch(HR_STR(kernel_));                                                      \
+    HR_COUNT_LAUNCH_(kernel_);                                                                 \
   } while (0)
 /* The same without the check (the caller asks hr_tune_launched). */
 #define HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                                \
@@ -197,6 +198,7 @@ typedef struct {
   do {                                                                                         \
     HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, __VA_ARGS__);                           \
     hr_gpu_emu_check_launch(HR_STR(kernel_));                                                  \
+    HR_COUNT_LAUNCH_(kernel_);                                                                 \
   } while (0)
 #define HR_KERNEL_FUNC_(kernel_) ((const void *)0)
 #define HR_BLOCK_INDEX() (hr_ctx_.block)
@@ -240,7 +242,16 @@ typedef struct {
         hr_bs_ = hr_tune_retry(&hr_tok_);                                                      \
       }                                                                                        \
       hr_tune_end(&hr_tok_);                                                                   \
+      HR_COUNT_LAUNCH_(kernel_);                                                               \
     }                                                                                          \
+  } while (0)
+/* Count one launch of kernel_ (hr_gpu_launch_count): a counter per call site, listed on its
+ * first use. */
+#define HR_COUNT_LAUNCH_(kernel_)                                                              \
+  do {                                                                                         \
+    static hr_launch_site hr_ls_ = {HR_STR(kernel_), 0, 0, NULL};                              \
+    if (!hr_ls_.listed) hr_gpu_launch_register(&hr_ls_);                                       \
+    hr_ls_.count++;                                                                            \
   } while (0)
 
 #ifdef __cplusplus
@@ -424,6 +435,23 @@ typedef enum {
 void hr_gpu_set_halo_path(hr_gpu_halo_path path);
 /* 1 when halo exchanges hand device memory to MPI, 0 when they are staged through the host. */
 int hr_gpu_halo_through_device(void);
+
+/* ------------------------------------------------------------------ launch counter */
+
+/* The launches made at one call site of HR_LAUNCH / HR_TUNED_LAUNCH (kernel name, count). */
+typedef struct hr_launch_site {
+  const char *kernel;
+  unsigned long long count;
+  int listed;
+  struct hr_launch_site *next;
+} hr_launch_site;
+/* List a call site (HR_COUNT_LAUNCH_, on its first launch). */
+void hr_gpu_launch_register(hr_launch_site *site);
+/* Launches since the last hr_gpu_launches_reset of the kernels whose name starts with prefix
+ * ("" for all); a tuned launch counts once, however many block sizes it tried. */
+unsigned long long hr_gpu_launch_count(const char *prefix);
+/* Set every launch count to zero. */
+void hr_gpu_launches_reset(void);
 
 /* ------------------------------------------------------------------ transfer counter */
 

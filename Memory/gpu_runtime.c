@@ -173,6 +173,32 @@ double hr_gpu_wtime(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* ------------------------------------------------------------------ launch counter */
+
+static hr_launch_site *launch_sites = NULL;
+
+void hr_gpu_launch_register(hr_launch_site *site) {
+  HR_OMP_PRAGMA(omp critical(hr_gpu_launches)) {
+    if (!site->listed) {
+      site->next = launch_sites;
+      launch_sites = site;
+      site->listed = 1;
+    }
+  }
+}
+
+unsigned long long hr_gpu_launch_count(const char *prefix) {
+  unsigned long long n = 0;
+  const size_t len = strlen(prefix);
+  for (const hr_launch_site *s = launch_sites; s != NULL; s = s->next)
+    if (strncmp(s->kernel, prefix, len) == 0) n += s->count;
+  return n;
+}
+
+void hr_gpu_launches_reset(void) {
+  for (hr_launch_site *s = launch_sites; s != NULL; s = s->next) s->count = 0;
+}
+
 /* ------------------------------------------------------------------ transfer counter */
 
 /* Origins kept apart; later ones are counted under the last entry ("other"). */

@@ -377,7 +377,8 @@ static void check_gpu_vs_cpu(const dirac_op *D, const char *tag) {
 
 /* The GPU path's halo: one exchange per application, of spin-projected half spinors (half
  * the bytes of the full spinors of every spinor buffer of the input geometry), counted by
- * dirac_comm_stats_get, and staged through the host exactly when the halo path says so. */
+ * dirac_comm_stats_get, and staged through the host exactly when the halo path says so; one
+ * packing launch, and one hopping launch each for the inner and the boundary pieces. */
 static void check_gpu_halo_bytes(const dirac_op *D, const char *tag) {
   const dirac_op Dg = on_backend(D, 1);
   const int staged = HR_WITH_MPI && !hr_gpu_halo_through_device();
@@ -396,7 +397,19 @@ static void check_gpu_halo_bytes(const dirac_op *D, const char *tag) {
       if (flt) c->f(bf, &Dg, pf); else c->d(b, &Dg, psi); /* input on the device */
       dirac_comm_stats_reset();
       hr_gpu_transfers_reset();
+      hr_gpu_launches_reset();
       if (flt) c->f(bf, &Dg, pf); else c->d(b, &Dg, psi);
+      /* one launch for the inner pieces and one for all boundary pieces (those with sites) */
+      const geometry_descriptor *og = c->out_g;
+      int inner = 0, boundary = 0;
+      for (int p = 0; p < og->local_master_pieces; p++)
+        if (_PIECE_LENGTH(og, p) > 0) *(p < og->inner_master_pieces ? &inner : &boundary) = 1;
+      const unsigned long long hops = hr_gpu_launch_count("dirac_hop_kernel"),
+                               packs = hr_gpu_launch_count("dirac_halo_pack_kernel");
+      CHECK(hops == (unsigned long long)(inner + boundary) && packs == (want > 0),
+            "%s %s%s: %llu hopping and %llu packing launches, want %d and %d (%d pieces)",
+            c->name, tag, flt ? " single" : "", hops, packs, inner + boundary, want > 0,
+            og->local_master_pieces);
       const dirac_comm_stats st = dirac_comm_stats_get();
       CHECK(st.exchanges == (want > 0) && st.bytes_sent == (double)want,
             "%s %s%s: %ld exchanges of %.0f bytes, want %d of %zu (half spinors)", c->name, tag,
@@ -782,7 +795,7 @@ int main(int argc, char **argv) {
     snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
     tc_case_end(name);
     check_gpu_halo_bytes(D, tag);
-    snprintf(name, sizeof name, "%s: GPU halo of half spinors", tag);
+    snprintf(name, sizeof name, "%s: GPU halo of half spinors, launches", tag);
     tc_case_end(name);
 #endif
     if (clov) {
