@@ -2,9 +2,10 @@
  * (fermion_force_gpu.h): one thread per master site of a piece calls the site function of
  * fermion_force_sites.h that the CPU loop of fermion_force.c calls. Written in the common
  * subset of C11 and CUDA C++: the host compiler builds it for the emulated backend, nvcc
- * through fermion_force_gpu_cuda.cu; CPU builds compile nothing from it. The kernels are
- * HR_KERNEL_ANY_BLOCK: the hopping and clover-insertion kernels would need up to 255 registers
- * per thread, too many for the tuner's blocks of 512 and 1024 threads. */
+ * through fermion_force_gpu_cuda.cu; CPU builds compile nothing from it. The light kernels
+ * are HR_KERNEL_ANY_BLOCK (any block size, 64 registers); the hopping, clover-insertion and
+ * apply kernels are HR_KERNEL (blocks of up to 256 threads, 128 registers: the tuner tries
+ * only sizes they can launch), where 64 registers made them spill kilobytes. */
 #include "hr_build_config.h"
 
 #if HR_GPU_BACKEND != HR_GPU_NONE
@@ -63,7 +64,7 @@ void fermion_force_gpu_assemble(spinor_field *full, const spinor_field *even,
   }
 }
 
-HR_KERNEL_ANY_BLOCK(ff_eo_kernel, fermion_force_view v, const suNf_spinor *L, const suNf_spinor *R,
+HR_KERNEL(ff_eo_kernel, fermion_force_view v, const suNf_spinor *L, const suNf_spinor *R,
           suNf *sig, ff_clover_acc z, int has_z, hr_complex chop, hr_complex cclover, int first,
           int n) {
   FF_SITE_LOOP(ix, first, n) {
@@ -102,7 +103,7 @@ void fermion_force_gpu_antihermitian(const fermion_force_view *v, const ff_clove
   FF_PIECE_LAUNCH(&glattice, ff_antihermitian_kernel, *v, *z);
 }
 
-HR_KERNEL_ANY_BLOCK(ff_clover_sigma_kernel, fermion_force_view v, const suNf *uf, ff_clover_acc z,
+HR_KERNEL(ff_clover_sigma_kernel, fermion_force_view v, const suNf *uf, ff_clover_acc z,
           suNf *sig, int first, int n) {
   FF_SITE_LOOP(ix, first, n) {
     ff_site_clover_sigma(sig, &v, uf, &z, ix);
@@ -114,7 +115,7 @@ void fermion_force_gpu_clover_sigma(suNf *sig, const fermion_force_view *v, cons
   FF_PIECE_LAUNCH(&glattice, ff_clover_sigma_kernel, *v, uf, *z, sig);
 }
 
-HR_KERNEL_ANY_BLOCK(ff_apply_kernel, fermion_force_view v, const suNf *uf, const suNf *sig,
+HR_KERNEL(ff_apply_kernel, fermion_force_view v, const suNf *uf, const suNf *sig,
           suNg_algebra_vector *p, double eps, int first, int n) {
   FF_SITE_LOOP(ix, first, n) {
     ff_site_apply(p, &v, uf, sig, ix, eps);

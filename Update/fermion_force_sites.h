@@ -137,26 +137,30 @@ HR_INLINE void ff_site_zero(suNf *sig, const ff_clover_acc *z, const fermion_for
 HR_INLINE void ff_site_eo(suNf *sig, const ff_clover_acc *z, const fermion_force_view *v,
                           const suNf_spinor *L, const suNf_spinor *R, int ix, hr_complex chop,
                           hr_complex cclover) {
-  suNf_spinor lx, rx, ly, ry, t;
+  /* Each spinor is read where it is used (again for every term: from cache), so that only
+   * the accumulator s, the projected t and one spinor y are live (GPU registers). */
+  suNf_spinor y, t;
   suNf s;
-  ff_load_spinor(&lx, v, L, ix);
-  ff_load_spinor(&rx, v, R, ix);
   for (int mu = 0; mu < 4; mu++) {
     const int iy = v->iup[4 * ix + mu];
-    ff_load_spinor(&ly, v, L, iy);
-    ff_load_spinor(&ry, v, R, iy);
     ff_load_link(&s, v, sig, ix, mu);
-    ff_spin_apply(&t, v->spin->one_minus_gamma[mu], &ry);
-    ff_spin_outer_add(&s, chop, &t, &lx);
-    ff_spin_apply(&t, v->spin->one_plus_gamma[mu], &ly);
-    ff_spin_outer_add(&s, chop, &t, &rx);
+    ff_load_spinor(&y, v, R, iy);
+    ff_spin_apply(&t, v->spin->one_minus_gamma[mu], &y);
+    ff_load_spinor(&y, v, L, ix);
+    ff_spin_outer_add(&s, chop, &t, &y);
+    ff_load_spinor(&y, v, L, iy);
+    ff_spin_apply(&t, v->spin->one_plus_gamma[mu], &y);
+    ff_load_spinor(&y, v, R, ix);
+    ff_spin_outer_add(&s, chop, &t, &y);
     ff_store_link(sig, v, ix, mu, &s);
   }
   if (z != NULL)
     for (int q = 0; q < FF_NPLANES; q++) {
       ff_load_plane(&s, v, z, ix, q);
-      ff_spin_apply(&t, v->spin->sigma_plane[q], &rx);
-      ff_spin_outer_add(&s, cclover, &t, &lx);
+      ff_load_spinor(&y, v, R, ix);
+      ff_spin_apply(&t, v->spin->sigma_plane[q], &y);
+      ff_load_spinor(&y, v, L, ix);
+      ff_spin_outer_add(&s, cclover, &t, &y);
       ff_store_plane(z, v, ix, q, &s);
     }
 }
