@@ -77,16 +77,20 @@ typedef struct {
   suNf *f[2];
 } ff_clover_acc;
 
+/* The field that holds plane q: a selection, not an index into z (a kernel parameter, which
+ * an index at run time would copy to the stack). */
+HR_INLINE suNf *ff_plane_field(const ff_clover_acc *z, int q) { return q < 4 ? z->f[0] : z->f[1]; }
+
 /* out = Z_q(ix). */
 HR_INLINE void ff_load_plane(suNf *out, const fermion_force_view *v, const ff_clover_acc *z, int ix,
                              int q) {
-  ff_load_link(out, v, z->f[q / 4], ix, q % 4);
+  ff_load_link(out, v, ff_plane_field(z, q), ix, q % 4);
 }
 
 /* Z_q(ix) = *in. */
 HR_INLINE void ff_store_plane(const ff_clover_acc *z, const fermion_force_view *v, int ix, int q,
                               const suNf *in) {
-  ff_store_link(z->f[q / 4], v, ix, q % 4, in);
+  ff_store_link(ff_plane_field(z, q), v, ix, q % 4, in);
 }
 
 /* The reference (dirac_clover_ref) of site ix of the packed clover field at base, on the

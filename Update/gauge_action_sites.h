@@ -104,21 +104,21 @@ HR_INLINE void ga_mul3(suNg *out, const suNg *a, const suNg *b, const suNg *c) {
 /* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
 HR_INLINE void ga_plaquette_staple(suNg *out, const gauge_view *v, int ix, int mu, int nu,
                                    int s) {
-  suNg l0, l1, l2, t;
+  suNg l0, l1, t; /* the third link is read into l0 once the first product is made */
   const int xpm = gauge_view_up(v, ix, mu);
   if (s > 0) {
     gauge_view_link(&l0, v, xpm, nu);
     gauge_view_link(&l1, v, gauge_view_up(v, ix, nu), mu);
-    gauge_view_link(&l2, v, ix, nu);
     suNg_mul_dag(&t, &l0, &l1);
-    suNg_mul_dag(out, &t, &l2);
+    gauge_view_link(&l0, v, ix, nu);
+    suNg_mul_dag(out, &t, &l0);
   } else {
     const int xmn = gauge_view_dn(v, ix, nu);
     gauge_view_link(&l0, v, gauge_view_dn(v, xpm, nu), nu);
     gauge_view_link(&l1, v, xmn, mu);
-    gauge_view_link(&l2, v, xmn, nu);
-    suNg_mul(&t, &l1, &l0);   /* U_mu(x-nu) U_nu(x+mu-nu) */
-    suNg_dag_mul(out, &t, &l2); /* (...)^+ U_nu(x-nu) */
+    suNg_mul(&t, &l1, &l0);     /* U_mu(x-nu) U_nu(x+mu-nu) */
+    gauge_view_link(&l0, v, xmn, nu);
+    suNg_dag_mul(out, &t, &l0); /* (...)^+ U_nu(x-nu) */
   }
 }
 
@@ -158,54 +158,64 @@ HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, i
  * staples of the transverse direction nu_k(mu) weighted with wk[k]. */
 HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int mu, double c0,
                                       double c1, const double wk[3]) {
+  /* Each link and staple is read where it is used (again where used twice: from cache), and
+   * the rectangles are summed before the plaquettes, so that besides one accumulator only the
+   * factors of one term are live (GPU registers); each accumulator sums its terms in the same
+   * order as ever. */
   const gauge_view *v = &f->u;
   const int xpm = gauge_view_up(v, ix, mu);
-  suNg plaq, rect, V, A, B, t, w;
-  suNg_zero(&plaq);
+  suNg plaq, rect, V, A, t, l1, l2;
   suNg_zero(&rect);
   for (int k = 0; k < 3; ++k) {
     const int nu = ga_transverse_dir(mu, k);
     const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
     const int xpm_mn = gauge_view_dn(v, xpm, nu);
-    suNg un_x, un_xpm, um_xpn, un_xmn, un_xpm_mn, um_xmn;
-    gauge_view_link(&un_x, v, ix, nu);
-    gauge_view_link(&un_xpm, v, xpm, nu);
-    gauge_view_link(&um_xpn, v, xpn, mu);
-    gauge_view_link(&un_xmn, v, xmn, nu);
-    gauge_view_link(&un_xpm_mn, v, xpm_mn, nu);
-    gauge_view_link(&um_xmn, v, xmn, mu);
-    /* plaquette staples */
+    /* a+ and e+, both ending in U_nu(x)^+ */
+    ga_stored_staple(&V, f, xpm, nu, mu, +1);
+    gauge_view_link(&l1, v, xpn, mu);
+    suNg_mul(&t, &l1, &V); /* U_mu(x+nu) V */
+    suNg_dagger(&A, &t);   /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
+    ga_stored_staple(&V, f, xpn, mu, nu, +1);
+    gauge_view_link(&l1, v, xpm, nu);
+    suNg_mul(&t, &l1, &V);
+    suNg_add(&A, &A, &t);
+    gauge_view_link(&l1, v, ix, nu);
+    suNg_mul_dag(&t, &A, &l1);
+    ga_add_weighted(&rect, wk[k], &t);
+    /* a- and e-, both ending in U_nu(x-nu) */
+    ga_stored_staple(&V, f, xpm_mn, nu, mu, +1);
+    gauge_view_link(&l1, v, xmn, mu);
+    suNg_mul_dag(&A, &V, &l1);
+    ga_stored_staple(&V, f, xmn, mu, nu, -1);
+    gauge_view_link(&l1, v, xpm_mn, nu);
+    suNg_dag_mul(&t, &l1, &V);
+    suNg_add(&A, &A, &t);
+    gauge_view_link(&l1, v, xmn, nu);
+    suNg_mul(&t, &A, &l1);
+    ga_add_weighted(&rect, wk[k], &t);
+    /* b+ */
+    gauge_view_link(&l1, v, xpm, nu);
+    gauge_view_link(&l2, v, xpn, mu);
+    suNg_mul_dag(&A, &l1, &l2);
+    ga_stored_staple(&V, f, ix, nu, mu, -1);
+    suNg_mul(&t, &A, &V);
+    ga_add_weighted(&rect, wk[k], &t);
+    /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
+    ga_stored_staple(&V, f, xmn, nu, mu, -1);
+    gauge_view_link(&l1, v, xmn, mu);
+    gauge_view_link(&l2, v, xpm_mn, nu);
+    ga_mul3(&A, &V, &l1, &l2);
+    suNg_dagger(&t, &A);
+    ga_add_weighted(&rect, wk[k], &t);
+  }
+  /* the plaquette staples */
+  suNg_zero(&plaq);
+  for (int k = 0; k < 3; ++k) {
+    const int nu = ga_transverse_dir(mu, k);
     ga_stored_staple(&V, f, ix, mu, nu, +1);
     ga_add_weighted(&plaq, wk[k], &V);
     ga_stored_staple(&V, f, ix, mu, nu, -1);
     ga_add_weighted(&plaq, wk[k], &V);
-    /* a+ and e+, both ending in U_nu(x)^+ */
-    ga_stored_staple(&V, f, xpm, nu, mu, +1);
-    suNg_mul(&t, &um_xpn, &V); /* U_mu(x+nu) V */
-    suNg_dagger(&A, &t);       /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
-    ga_stored_staple(&V, f, xpn, mu, nu, +1);
-    suNg_mul(&t, &un_xpm, &V);
-    suNg_add(&A, &A, &t);
-    suNg_mul_dag(&t, &A, &un_x);
-    ga_add_weighted(&rect, wk[k], &t);
-    /* a- and e-, both ending in U_nu(x-nu) */
-    ga_stored_staple(&V, f, xpm_mn, nu, mu, +1);
-    suNg_mul_dag(&A, &V, &um_xmn);
-    ga_stored_staple(&V, f, xmn, mu, nu, -1);
-    suNg_dag_mul(&t, &un_xpm_mn, &V);
-    suNg_add(&A, &A, &t);
-    suNg_mul(&t, &A, &un_xmn);
-    ga_add_weighted(&rect, wk[k], &t);
-    /* b+ */
-    suNg_mul_dag(&B, &un_xpm, &um_xpn);
-    ga_stored_staple(&V, f, ix, nu, mu, -1);
-    suNg_mul(&t, &B, &V);
-    ga_add_weighted(&rect, wk[k], &t);
-    /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
-    ga_stored_staple(&V, f, xmn, nu, mu, -1);
-    ga_mul3(&w, &V, &um_xmn, &un_xpm_mn);
-    suNg_dagger(&t, &w);
-    ga_add_weighted(&rect, wk[k], &t);
   }
   suNg_scale(out, c0, &plaq);
   suNg_mul_add(out, out, c1, &rect);
@@ -296,22 +306,24 @@ HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, 
   double p = 0.0, r = 0.0;
   const int tx = ga_open(b) ? v->time[ix - v->shift] : 0;
   for (int mu = 0; mu < 4; ++mu) {
-    suNg um, un_xpm, um_xpn, un_x, t, A, V;
-    gauge_view_link(&um, v, ix, mu);
+    /* links read where they are used (again for every nu: from cache), so that few matrices
+     * are live at a time (GPU registers) */
+    suNg l0, l1, t, A, V;
     const int xpm = gauge_view_up(v, ix, mu);
     for (int nu = 0; nu < 4; ++nu) {
       if (nu == mu || (!rect && nu < mu)) continue;
-      gauge_view_link(&un_xpm, v, xpm, nu);
-      gauge_view_link(&um_xpn, v, gauge_view_up(v, ix, nu), mu);
-      suNg_mul(&t, &um, &un_xpm);
-      suNg_mul_dag(&A, &t, &um_xpn); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
+      gauge_view_link(&l0, v, ix, mu);
+      gauge_view_link(&l1, v, xpm, nu);
+      suNg_mul(&t, &l0, &l1);
+      gauge_view_link(&l0, v, gauge_view_up(v, ix, nu), mu);
+      suNg_mul_dag(&A, &t, &l0); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
       if (nu > mu) {
         const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 0);
-        gauge_view_link(&un_x, v, ix, nu);
+        gauge_view_link(&l0, v, ix, nu);
         if (w == 1.0)
-          p += NG - ga_re_trace_mul_dag(&A, &un_x); /* P_{mu nu}(x) = A U_nu(x)^+ */
+          p += NG - ga_re_trace_mul_dag(&A, &l0); /* P_{mu nu}(x) = A U_nu(x)^+ */
         else if (w != 0.0)
-          p += w * (NG - ga_re_trace_mul_dag(&A, &un_x));
+          p += w * (NG - ga_re_trace_mul_dag(&A, &l0));
       }
       if (rect) {
         const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 1);
