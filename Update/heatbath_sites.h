@@ -129,7 +129,9 @@ HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_
 
 /* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). */
 HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
-  suNg l0, l1, l2, a, b;
+  /* the third link of a staple is read into l0 once the first product is made (fewer
+   * matrices live: GPU registers) */
+  suNg l0, l1, a, b;
   const int xpm = gauge_view_up(v, ix, mu);
   suNg_zero(A);
   for (int nu = 0; nu < 4; ++nu) {
@@ -139,16 +141,16 @@ HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
     /* U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
     gauge_view_link(&l0, v, xpm, nu);
     gauge_view_link(&l1, v, xpn, mu);
-    gauge_view_link(&l2, v, ix, nu);
     suNg_mul_dag(&a, &l0, &l1);
-    suNg_mul_dag(&b, &a, &l2);
+    gauge_view_link(&l0, v, ix, nu);
+    suNg_mul_dag(&b, &a, &l0);
     suNg_add(A, A, &b);
     /* U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu) = (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu) */
     gauge_view_link(&l0, v, xmn, mu);
     gauge_view_link(&l1, v, xpm_mn, nu);
-    gauge_view_link(&l2, v, xmn, nu);
     suNg_mul(&a, &l0, &l1);
-    suNg_dag_mul(&b, &a, &l2);
+    gauge_view_link(&l0, v, xmn, nu);
+    suNg_dag_mul(&b, &a, &l0);
     suNg_add(A, A, &b);
   }
 }
