@@ -87,14 +87,14 @@
     const U *in = (const U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;               \
     U *o = (U *)out;                                                                           \
     for (int u = 0; u < hr_n_; ++u)                                                            \
-      HR_UNIT_LOAD(&o[u], &in[(size_t)u * (size_t)stride]);                               \
+      HR_UNIT_LOAD(&o[u], &in[(size_t)u * (size_t)stride]);                                    \
   }                                                                                            \
   HR_INLINE void write_gpu_##T(int stride, const T *value, void *block, int ix, int comp) {    \
     enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
     U *out = (U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;                          \
     const U *v = (const U *)value;                                                             \
     for (int u = 0; u < hr_n_; ++u)                                                            \
-      HR_UNIT_STORE(&out[(size_t)u * (size_t)stride], &v[u]);                             \
+      HR_UNIT_STORE(&out[(size_t)u * (size_t)stride], &v[u]);                                  \
   }
 HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
 #undef HR_GPU_ACCESSORS_

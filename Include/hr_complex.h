@@ -121,9 +121,6 @@ HR_INLINE hr_complex hr_complex_to_dbl(hr_complex_flt z) {
   return hr_cmplx((double)crealf(z), (double)cimagf(z));
 }
 
-#define HR_UNIT_LOAD(v, p) (*(v) = *(p))
-#define HR_UNIT_STORE(p, v) (*(p) = *(v))
-
 #else
 /* ------------------------------------------------ C++ / CUDA: structs with the same layout */
 #include <cmath>
@@ -255,38 +252,36 @@ HR_HOST_DEVICE inline hr_complex_flt hr_complex_to_flt(hr_complex z) { return hr
 HR_HOST_DEVICE inline hr_complex hr_complex_to_dbl(hr_complex_flt z) { return hr_complex(z); }
 
 
-/* HR_UNIT_LOAD / HR_UNIT_STORE (above): vector accesses in device code if asked for. */
+/* HR_UNIT_LOAD / HR_UNIT_STORE (above): vector accesses in device code if asked for, one
+ * load/store pair per complex type C moved as the vector type V (make_V builds one); real
+ * units are plain assignments. */
 #ifndef HR_GPU_WIDE_LOADS
 #define HR_GPU_WIDE_LOADS 0
 #endif
 #if defined(__CUDA_ARCH__) && HR_GPU_WIDE_LOADS
-__device__ inline void hr_unit_load(hr_complex *v, const hr_complex *p) {
-  const double2 w = *reinterpret_cast<const double2 *>(p);
-  v->re = w.x;
-  v->im = w.y;
-}
-__device__ inline void hr_unit_store(hr_complex *p, const hr_complex *v) {
-  *reinterpret_cast<double2 *>(p) = make_double2(v->re, v->im);
-}
-__device__ inline void hr_unit_load(hr_complex_flt *v, const hr_complex_flt *p) {
-  const float2 w = *reinterpret_cast<const float2 *>(p);
-  v->re = w.x;
-  v->im = w.y;
-}
-__device__ inline void hr_unit_store(hr_complex_flt *p, const hr_complex_flt *v) {
-  *reinterpret_cast<float2 *>(p) = make_float2(v->re, v->im);
-}
-__device__ inline void hr_unit_load(double *v, const double *p) { *v = *p; }
-__device__ inline void hr_unit_store(double *p, const double *v) { *p = *v; }
-__device__ inline void hr_unit_load(float *v, const float *p) { *v = *p; }
-__device__ inline void hr_unit_store(float *p, const float *v) { *p = *v; }
+#define HR_UNIT_VECTOR_(C, V)                                                                      \
+  __device__ inline void hr_unit_load(C *v, const C *p) {                                          \
+    const V w = *reinterpret_cast<const V *>(p);                                                   \
+    v->re = w.x;                                                                                   \
+    v->im = w.y;                                                                                   \
+  }                                                                                                \
+  __device__ inline void hr_unit_store(C *p, const C *v) {                                         \
+    *reinterpret_cast<V *>(p) = make_##V(v->re, v->im);                                            \
+  }
+HR_UNIT_VECTOR_(hr_complex, double2)
+HR_UNIT_VECTOR_(hr_complex_flt, float2)
+#undef HR_UNIT_VECTOR_
+template <class R> __device__ inline void hr_unit_load(R *v, const R *p) { *v = *p; }
+template <class R> __device__ inline void hr_unit_store(R *p, const R *v) { *p = *v; }
 #define HR_UNIT_LOAD(v, p) hr_unit_load(v, p)
 #define HR_UNIT_STORE(p, v) hr_unit_store(p, v)
-#else
-#define HR_UNIT_LOAD(v, p) (*(v) = *(p))
-#define HR_UNIT_STORE(p, v) (*(p) = *(v))
 #endif
 
 #endif /* __cplusplus */
+
+#ifndef HR_UNIT_LOAD /* C, host code, or device code without wide loads */
+#define HR_UNIT_LOAD(v, p) (*(v) = *(p))
+#define HR_UNIT_STORE(p, v) (*(p) = *(v))
+#endif
 
 #endif
