@@ -112,15 +112,10 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
  * rows of the clover epilogue, so that ptxas does not hoist the next rows' block entries
  * into the registers of this one (the M x + s H kernels spilled 172 B on sm_90 without it,
  * 40 B with it; in single precision the rows fit, and the fence only raised the register
- * count). Nothing on the CPU. */
-#ifdef __CUDA_ARCH__
-#define DIRAC_ROW_FENCE_DBL_() __threadfence_block()
-#else
-#define DIRAC_ROW_FENCE_DBL_() ((void)0)
-#endif
+ * count): HR_GPU_LOAD_BARRIER of hr_inline.h in double, nothing in single. */
 
 /* double precision */
-#define DIRAC_TMPL_ROW_FENCE() DIRAC_ROW_FENCE_DBL_()
+#define DIRAC_TMPL_ROW_FENCE() HR_GPU_LOAD_BARRIER()
 #define DIRAC_TMPL_SFX
 #define DIRAC_TMPL_SPINOR suNf_spinor
 #define DIRAC_TMPL_VEC suNf_vector

@@ -111,16 +111,6 @@ HR_GPU_SITE_TYPES(HR_GPU_ACCESSORS_)
  * runtime for each kernel's limits (hr_tune_begin_kernel) and tries only sizes that fit. */
 #define HR_REGISTER_FILE 65536
 #define HR_WARP 32
-/* In device code, a block-scope memory fence: ptxas does not move the thread's loads across
- * it, so a kernel can keep the loads of a later phase (an epilogue, one half of a block) from
- * being hoisted into an earlier one, where they would raise the register pressure and spill
- * (the Dirac kernels, Doc/gpu.md). Nothing in host code and the emulated backend. */
-#ifdef __CUDA_ARCH__
-#define HR_GPU_LOAD_BARRIER() __threadfence_block()
-#else
-#define HR_GPU_LOAD_BARRIER() ((void)0)
-#endif
-
 /* Default bounds of HR_KERNEL: blocks of up to 256 threads, 128 registers. */
 #define HR_KERNEL_DEFAULT_THREADS 256
 #define HR_KERNEL_DEFAULT_REGS 128

@@ -1,5 +1,6 @@
 /* hr_inline.h -- qualifiers for functions shared by host code, CUDA device code and the
- * emulated GPU backend: HR_INLINE marks per-site mathematics usable everywhere. */
+ * emulated GPU backend: HR_INLINE marks per-site mathematics usable everywhere;
+ * HR_GPU_LOAD_BARRIER orders a kernel's loads (device code only). */
 #ifndef HR_INLINE_H
 #define HR_INLINE_H
 
@@ -14,5 +15,15 @@
 /* Token pasting that expands its arguments first. */
 #define HR_CAT_(a, b) a##b
 #define HR_CAT(a, b) HR_CAT_(a, b)
+
+/* In device code, a block-scope memory fence: ptxas does not move the thread's loads across
+ * it, so a kernel can keep the loads of a later phase (an epilogue, one half of a block) from
+ * being hoisted into an earlier one, where they would raise the register pressure and spill
+ * (the Dirac kernels, Doc/gpu.md). Nothing in host code and the emulated backend. */
+#ifdef __CUDA_ARCH__
+#define HR_GPU_LOAD_BARRIER() __threadfence_block()
+#else
+#define HR_GPU_LOAD_BARRIER() ((void)0)
+#endif
 
 #endif
