@@ -252,29 +252,32 @@ HR_HOST_DEVICE inline hr_complex_flt hr_complex_to_flt(hr_complex z) { return hr
 HR_HOST_DEVICE inline hr_complex hr_complex_to_dbl(hr_complex_flt z) { return hr_complex(z); }
 
 
-/* HR_UNIT_LOAD / HR_UNIT_STORE (above): vector accesses in device code if asked for, one
- * load/store pair per complex type C moved as the vector type V (make_V builds one); real
- * units are plain assignments. */
-#ifndef HR_GPU_WIDE_LOADS
-#define HR_GPU_WIDE_LOADS 0
-#endif
-#if defined(__CUDA_ARCH__) && HR_GPU_WIDE_LOADS
+/* hr_unit_load_wide / hr_unit_store_wide (CUDA device code): one unit moved by one access as
+ * wide as the unit: a complex number of type C as the vector type V (make_V builds one), a
+ * real as itself. Always there for code that wants them (the field algebra, la_sites.h);
+ * HR_UNIT_LOAD / HR_UNIT_STORE (above) use them when wide loads are asked for. */
+#if defined(__CUDA_ARCH__)
 #define HR_UNIT_VECTOR_(C, V)                                                                      \
-  __device__ inline void hr_unit_load(C *v, const C *p) {                                          \
+  __device__ inline void hr_unit_load_wide(C *v, const C *p) {                                     \
     const V w = *reinterpret_cast<const V *>(p);                                                   \
     v->re = w.x;                                                                                   \
     v->im = w.y;                                                                                   \
   }                                                                                                \
-  __device__ inline void hr_unit_store(C *p, const C *v) {                                         \
+  __device__ inline void hr_unit_store_wide(C *p, const C *v) {                                    \
     *reinterpret_cast<V *>(p) = make_##V(v->re, v->im);                                            \
   }
 HR_UNIT_VECTOR_(hr_complex, double2)
 HR_UNIT_VECTOR_(hr_complex_flt, float2)
 #undef HR_UNIT_VECTOR_
-template <class R> __device__ inline void hr_unit_load(R *v, const R *p) { *v = *p; }
-template <class R> __device__ inline void hr_unit_store(R *p, const R *v) { *p = *v; }
-#define HR_UNIT_LOAD(v, p) hr_unit_load(v, p)
-#define HR_UNIT_STORE(p, v) hr_unit_store(p, v)
+template <class R> __device__ inline void hr_unit_load_wide(R *v, const R *p) { *v = *p; }
+template <class R> __device__ inline void hr_unit_store_wide(R *p, const R *v) { *p = *v; }
+#ifndef HR_GPU_WIDE_LOADS
+#define HR_GPU_WIDE_LOADS 0
+#endif
+#if HR_GPU_WIDE_LOADS
+#define HR_UNIT_LOAD(v, p) hr_unit_load_wide(v, p)
+#define HR_UNIT_STORE(p, v) hr_unit_store_wide(p, v)
+#endif
 #endif
 
 #endif /* __cplusplus */

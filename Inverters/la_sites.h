@@ -47,6 +47,32 @@ typedef double la_v4d __attribute__((vector_size(32)));
 #define LA_SIMD 0
 #endif
 
+/* LA_PAIR_LOAD(x, p) / LA_PAIR_STORE(p, x): the two reals of a complex unit at p to x[0],
+ * x[1] and back. CUDA device code moves them as one access (double2: 128 bits, float2: 64
+ * bits; hr_unit_load_wide of hr_complex.h), which the device layout's alignment allows (every
+ * piece, site and unit offset of gpu.h is a whole number of units); elsewhere two reals. */
+#if defined(__CUDA_ARCH__)
+#define LA_PAIR_(R, C)                                                                         \
+  __device__ inline void la_pair_load(R *x, const R *p) {                                      \
+    C z;                                                                                       \
+    hr_unit_load_wide(&z, reinterpret_cast<const C *>(p));                                     \
+    x[0] = z.re;                                                                               \
+    x[1] = z.im;                                                                               \
+  }                                                                                            \
+  __device__ inline void la_pair_store(R *p, const R *x) {                                     \
+    const C z = {x[0], x[1]};                                                                  \
+    hr_unit_store_wide(reinterpret_cast<C *>(p), &z);                                          \
+  }
+LA_PAIR_(double, hr_complex)
+LA_PAIR_(float, hr_complex_flt)
+#undef LA_PAIR_
+#define LA_PAIR_LOAD(x, p) la_pair_load(x, p)
+#define LA_PAIR_STORE(p, x) la_pair_store(p, x)
+#else
+#define LA_PAIR_LOAD(x, p) ((x)[0] = (p)[0], (x)[1] = (p)[1])
+#define LA_PAIR_STORE(p, x) ((p)[0] = (x)[0], (p)[1] = (x)[1])
+#endif
+
 #define LA_R double
 #define LA_SFX dbl
 #include "la_sites_template.h"
@@ -55,19 +81,24 @@ typedef double la_v4d __attribute__((vector_size(32)));
 #define LA_SFX flt
 #include "la_sites_template.h"
 
-/* Precision conversion of one site of n reals (same unit spacing us on both sides): out =
- * in rounded to single precision, or widened to double. */
-HR_INLINE void la_site_to_flt(float *out, const double *in, int n, int w, int us) {
-  LA_UNROLL_SITE for (int k = 0; k < n; k++) {
-    const int i = (k / w) * us + k % w;
-    out[i] = (float)in[i];
+/* Precision conversion of one site of n reals in units of w (same unit spacing us on both
+ * sides): out = in rounded to single precision, or widened to double. */
+#define LA_CONVERT_SITE_(name, R_OUT, R_IN)                                                    \
+  HR_INLINE void name(R_OUT *out, const R_IN *in, int n, int w, int us) {                      \
+    LA_UNROLL_SITE for (int j = 0; j < n / w; j++) {                                           \
+      const int u = j * us;                                                                    \
+      if (w == 2) {                                                                            \
+        R_IN x[2];                                                                             \
+        LA_PAIR_LOAD(x, in + u);                                                               \
+        const R_OUT y[2] = {(R_OUT)x[0], (R_OUT)x[1]};                                         \
+        LA_PAIR_STORE(out + u, y);                                                             \
+      } else {                                                                                 \
+        out[u] = (R_OUT)in[u];                                                                 \
+      }                                                                                        \
+    }                                                                                          \
   }
-}
-HR_INLINE void la_site_to_dbl(double *out, const float *in, int n, int w, int us) {
-  LA_UNROLL_SITE for (int k = 0; k < n; k++) {
-    const int i = (k / w) * us + k % w;
-    out[i] = (double)in[i];
-  }
-}
+LA_CONVERT_SITE_(la_site_to_flt, float, double)
+LA_CONVERT_SITE_(la_site_to_dbl, double, float)
+#undef LA_CONVERT_SITE_
 
 #endif

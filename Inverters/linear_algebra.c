@@ -247,6 +247,9 @@ HR_FIELD_KINDS(LA_DEF_KIND_)
                          hr_kind_##K_IN.unit_reals);                                           \
     const int w = hr_kind_##K_IN.unit_reals;                                                   \
     if (hr_backend_current() == HR_BACKEND_GPU) {                                              \
+      if (w != 2) /* la_gpu_<name> moves complex units (linear_algebra_gpu.c) */               \
+        hr_error(#name ": the GPU conversion needs complex units, the kind has %d real(s) "   \
+                 "per unit: extend la_kernel_" #name, w);                                      \
       sync_gpu_##K_IN(in);                                                                     \
       out->current = HR_COPY_GPU;                                                              \
       out->version = hr_field_new_version();                                                   \

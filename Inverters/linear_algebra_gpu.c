@@ -84,22 +84,23 @@
                       LA_W(unit), LA_TAG(unit))
 HR_FIELD_KINDS(LA_GPU_KIND_)
 
-/* Precision conversions of the kinds with a single-precision twin (nr reals per site, w per
- * unit: from the kind's hr_field_kind_info, as kernel arguments). */
+/* Precision conversions of the kinds with a single-precision twin (nr reals per site, from
+ * the kind's hr_field_kind_info, as a kernel argument). Every such kind has complex units, so
+ * the kernel moves each unit as one access (w = 2 known to the compiler, la_sites.h); the
+ * caller (linear_algebra.c) stops with a message for a twin of a real kind. */
 #define LA_GPU_CONVERT_(name, site_fn, R_OUT, R_IN, K_IN)                                      \
-  HR_KERNEL(la_kernel_##name, int n, int nr, int w, R_OUT *b0, const R_IN *b1) {               \
+  HR_KERNEL(la_kernel_##name, int n, int nr, R_OUT *b0, const R_IN *b1) {                      \
     HR_THREAD_LOOP(t) {                                                                        \
       const int i = HR_THREAD_INDEX(t);                                                        \
-      if (i < n) site_fn(b0 + w * i, b1 + w * i, nr, w, w * n);                                \
+      if (i < n) site_fn(b0 + 2 * i, b1 + 2 * i, nr, 2, 2 * n);                                \
     }                                                                                          \
   }                                                                                            \
   void la_gpu_##name(const geometry_descriptor *g, R_OUT *d0, const R_IN *d1) {                \
-    const int w = hr_kind_##K_IN.unit_reals;                                                   \
-    const int nr = hr_kind_##K_IN.nlinks * hr_kind_##K_IN.units * w;                           \
+    const int nr = hr_kind_##K_IN.nlinks * hr_kind_##K_IN.units * 2;                           \
     _PIECE_FOR(g, ixp) {                                                                       \
       const int n = _PIECE_LENGTH(g, ixp);                                                     \
       const size_t off = (size_t)(g->master_start[ixp] - g->master_shift) * (size_t)nr;        \
-      HR_TUNED_LAUNCH(la_kernel_##name, n, HR_TUNE_STREAMING, n, nr, w, d0 + off, d1 + off);   \
+      HR_TUNED_LAUNCH(la_kernel_##name, n, HR_TUNE_STREAMING, n, nr, d0 + off, d1 + off);      \
     }                                                                                          \
   }
 #define LA_GPU_PAIR_(kind, kind_flt)                                                           \

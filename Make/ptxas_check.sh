@@ -109,6 +109,33 @@ else
   status=1
 fi
 
+# The field algebra moves complex units whole in every build (la_sites.h): in the PTX of its
+# kernels for the complex kinds (all but scalar_field and suNg_av_field, whose units are reals)
+# every field load is a vector access, and a scalar store is only a reduction's per-site result
+# (at most 2 doubles).
+la_cu=Inverters/linear_algebra_gpu_cuda.cu
+if "$nvcc" -std=c++17 -O2 -fmad=false -I"$src/Inverters" -I"$build/Inverters" \
+     -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L ${HR_PTXAS_FLAGS:-} \
+     -arch=compute_90 -ptx "$src/$la_cu" -o "$tmp/la.ptx" > "$tmp/log" 2>&1; then
+  awk '/\.entry / { kern = ""; if ($0 ~ /la_kernel_/ && $0 !~ /scalar_field|suNg_av_field/) {
+         kern = $0; sub(/.*entry /, "", kern); sub(/\(.*/, "", kern); n++ } }
+       kern != "" && /(ld|st)\.global\.v2\.f(32|64)/ { vec[kern]++ }
+       kern != "" && /ld\.global\.f(32|64)/ { ld[kern]++ }
+       kern != "" && /st\.global\.f(32|64)/ { st[kern]++ }
+       END { bad = 0
+             for (k in vec) nv++
+             for (k in ld) { print "wide loads: " k ": " ld[k] " scalar field loads"; bad = 1 }
+             for (k in st) if (st[k] > 2 || k !~ /sqnorm|prod|cg_update/) {
+               print "wide loads: " k ": " st[k] " scalar stores"; bad = 1 }
+             if (n == 0 || nv < n) { print "wide loads: " nv + 0 " of " n + 0 " field-algebra kernels use vector accesses"; bad = 1 }
+             if (!bad) print "wide loads: the " n " field-algebra kernels of complex kinds move every field unit as one vector access (PTX ld/st.global.v2)"
+             exit bad }' "$tmp/la.ptx" || status=1
+else
+  cat "$tmp/log"
+  echo "ptxas_check: $la_cu does not compile to PTX"
+  status=1
+fi
+
 nk=$(wc -l < "$tmp/table2")
 if [ "$nk" -eq 0 ]; then
   echo "ptxas_check: no kernel found"
