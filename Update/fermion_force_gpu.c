@@ -27,7 +27,10 @@
 HR_KERNEL_ANY_BLOCK(ff_zero_kernel, fermion_force_view v, suNf *sig, ff_clover_acc z, int has_z,
           int first, int n) {
   FF_SITE_LOOP(ix, first, n) {
-    ff_site_zero(sig, has_z ? &z : NULL, &v, ix);
+    if (has_z) /* two calls, not a pointer that may be NULL: that would put z on the stack */
+      ff_site_zero(sig, &z, &v, ix);
+    else
+      ff_site_zero(sig, NULL, &v, ix);
   }
 }
 
@@ -64,20 +67,29 @@ void fermion_force_gpu_assemble(spinor_field *full, const spinor_field *even,
   }
 }
 
+/* The hopping terms, and with the clover term (ff_eo_clover_kernel): two instantiations, not a
+ * run-time choice (a pointer to z that may be NULL would put z on the stack). */
 HR_KERNEL(ff_eo_kernel, fermion_force_view v, const suNf_spinor *L, const suNf_spinor *R,
-          suNf *sig, ff_clover_acc z, int has_z, hr_complex chop, hr_complex cclover, int first,
-          int n) {
+          suNf *sig, hr_complex chop, int first, int n) {
   FF_SITE_LOOP(ix, first, n) {
-    ff_site_eo(sig, has_z ? &z : NULL, &v, L, R, ix, chop, cclover);
+    ff_site_eo(sig, NULL, &v, L, R, ix, chop, hr_cmplx(0, 0));
+  }
+}
+HR_KERNEL(ff_eo_clover_kernel, fermion_force_view v, const suNf_spinor *L, const suNf_spinor *R,
+          suNf *sig, ff_clover_acc z, hr_complex chop, hr_complex cclover, int first, int n) {
+  FF_SITE_LOOP(ix, first, n) {
+    ff_site_eo(sig, &z, &v, L, R, ix, chop, cclover);
   }
 }
 
 void fermion_force_gpu_eo(const fermion_force_view *v, const suNf_spinor *L,
                           const suNf_spinor *R, suNf *sig, const ff_clover_acc *z,
                           hr_complex chop, hr_complex cclover) {
-  ff_clover_acc zz = {{NULL, NULL}};
-  if (z != NULL) zz = *z;
-  FF_PIECE_LAUNCH(&glattice, ff_eo_kernel, *v, L, R, sig, zz, z != NULL, chop, cclover);
+  if (z != NULL) {
+    FF_PIECE_LAUNCH(&glattice, ff_eo_clover_kernel, *v, L, R, sig, *z, chop, cclover);
+  } else {
+    FF_PIECE_LAUNCH(&glattice, ff_eo_kernel, *v, L, R, sig, chop);
+  }
 }
 
 HR_KERNEL_ANY_BLOCK(ff_logdet_kernel, fermion_force_view v, const suNf_clover *inv, ff_clover_acc z,

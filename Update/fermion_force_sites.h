@@ -60,18 +60,6 @@ HR_INLINE void ff_store_link(suNf *base, const fermion_force_view *v, int ix, in
   }
 }
 
-/* out = the spinor of site ix of a site field on glattice at base. */
-HR_INLINE void ff_load_spinor(suNf_spinor *out, const fermion_force_view *v,
-                              const suNf_spinor *base, int ix) {
-  const int e = ix - v->shift;
-  if (v->off == NULL) {
-    *out = base[e];
-  } else {
-    const int o = v->off[e];
-    read_gpu_suNf_spinor(v->len[e], out, base + o, e - o, 0);
-  }
-}
-
 /* The clover accumulator: two link fields, plane q in slot q % 4 of field q / 4. */
 typedef struct {
   suNf *f[2];
@@ -103,26 +91,40 @@ HR_INLINE dirac_clover_ref ff_clover_ref(const fermion_force_view *v, const suNf
   return dirac_clover_device(base + o, e - o, v->len[e]);
 }
 
-/* out = M in for a 4x4 spin matrix M (row-major). */
-HR_INLINE void ff_spin_apply(suNf_spinor *out, const hr_complex *M, const suNf_spinor *in) {
-  for (int s = 0; s < 4; s++)
-    for (int i = 0; i < NF; i++) {
-      hr_complex c = hr_cmplx(0, 0);
-      for (int t = 0; t < 4; t++)
-        if (M[4 * s + t] != 0) c += hr_cmul(M[4 * s + t], in->c[t].c[i]);
-      out->c[s].c[i] = c;
-    }
+/* out = spin component sp of the spinor of site ix of a site field on glattice at base. */
+HR_INLINE void ff_load_spinor_comp(suNf_vector *out, const fermion_force_view *v,
+                                   const suNf_spinor *base, int ix, int sp) {
+  const int e = ix - v->shift;
+  if (v->off == NULL) {
+    *out = base[e].c[sp];
+  } else {
+    const int o = v->off[e];
+    read_gpu_suNf_vector(v->len[e], out, base + o, e - o, sp);
+  }
 }
 
-/* out += c sum_s v_s w_s^+ (colour outer products summed over spin). */
-HR_INLINE void ff_spin_outer_add(suNf *out, hr_complex c, const suNf_spinor *vv,
-                                 const suNf_spinor *w) {
-  for (int i = 0; i < NF; i++)
-    for (int j = 0; j < NF; j++) {
-      hr_complex s = hr_cmplx(0, 0);
-      for (int sp = 0; sp < 4; sp++) s += hr_cmul_conj(vv->c[sp].c[i], w->c[sp].c[j]);
-      out->c[i * NF + j] += c * s;
-    }
+/* out += c sum_s [M Y(iy)]_s W(iw)_s^+ for a 4x4 spin matrix M (row-major, zero entries
+ * skipped): the colour outer products summed over spin, then scaled by c and added. One spin
+ * component at a time, each read where it is used (from cache when read again), so that only
+ * the colour matrix of the sum and two colour vectors are live (GPU registers). */
+HR_INLINE void ff_spin_outer_add(suNf *out, hr_complex c, const hr_complex *M,
+                                 const fermion_force_view *v, const suNf_spinor *Y, int iy,
+                                 const suNf_spinor *W, int iw) {
+  hr_complex acc[NF * NF];
+  for (int k = 0; k < NF * NF; k++) acc[k] = hr_cmplx(0, 0);
+  for (int s = 0; s < 4; s++) {
+    suNf_vector t, y;
+    for (int i = 0; i < NF; i++) t.c[i] = hr_cmplx(0, 0);
+    for (int u = 0; u < 4; u++)
+      if (M[4 * s + u] != 0) {
+        ff_load_spinor_comp(&y, v, Y, iy, u);
+        for (int i = 0; i < NF; i++) t.c[i] += hr_cmul(M[4 * s + u], y.c[i]);
+      }
+    ff_load_spinor_comp(&y, v, W, iw, s);
+    for (int i = 0; i < NF; i++)
+      for (int j = 0; j < NF; j++) acc[i * NF + j] += hr_cmul_conj(t.c[i], y.c[j]);
+  }
+  for (int k = 0; k < NF * NF; k++) out->c[k] += c * acc[k];
 }
 
 /* Sigma(ix, mu) = 0 for all mu and Z_q(ix) = 0 for all q (z NULL: no clover term). */
@@ -141,30 +143,19 @@ HR_INLINE void ff_site_zero(suNf *sig, const ff_clover_acc *z, const fermion_for
 HR_INLINE void ff_site_eo(suNf *sig, const ff_clover_acc *z, const fermion_force_view *v,
                           const suNf_spinor *L, const suNf_spinor *R, int ix, hr_complex chop,
                           hr_complex cclover) {
-  /* Each spinor is read where it is used (again for every term: from cache), so that only
-   * the accumulator s, the projected t and one spinor y are live (GPU registers). */
-  suNf_spinor y, t;
+  /* Each spin component is read where it is used (ff_spin_outer_add). */
   suNf s;
   for (int mu = 0; mu < 4; mu++) {
     const int iy = v->iup[4 * ix + mu];
     ff_load_link(&s, v, sig, ix, mu);
-    ff_load_spinor(&y, v, R, iy);
-    ff_spin_apply(&t, v->spin->one_minus_gamma[mu], &y);
-    ff_load_spinor(&y, v, L, ix);
-    ff_spin_outer_add(&s, chop, &t, &y);
-    ff_load_spinor(&y, v, L, iy);
-    ff_spin_apply(&t, v->spin->one_plus_gamma[mu], &y);
-    ff_load_spinor(&y, v, R, ix);
-    ff_spin_outer_add(&s, chop, &t, &y);
+    ff_spin_outer_add(&s, chop, v->spin->one_minus_gamma[mu], v, R, iy, L, ix);
+    ff_spin_outer_add(&s, chop, v->spin->one_plus_gamma[mu], v, L, iy, R, ix);
     ff_store_link(sig, v, ix, mu, &s);
   }
   if (z != NULL)
     for (int q = 0; q < FF_NPLANES; q++) {
       ff_load_plane(&s, v, z, ix, q);
-      ff_load_spinor(&y, v, R, ix);
-      ff_spin_apply(&t, v->spin->sigma_plane[q], &y);
-      ff_load_spinor(&y, v, L, ix);
-      ff_spin_outer_add(&s, cclover, &t, &y);
+      ff_spin_outer_add(&s, cclover, v->spin->sigma_plane[q], v, R, ix, L, ix);
       ff_store_plane(z, v, ix, q, &s);
     }
 }

@@ -16,10 +16,12 @@ HR_KERNEL(ga_staples_kernel, ga_fields f, int start, int n) {
   }
 }
 
-/* The force and action kernels, each in two variants: periodic (the per-site function gets
- * b = NULL and compiles without the boundary weights) and open (the weights of b). */
-#define GA_FORCE_KERNEL(name, bptr)                                                              \
-  HR_KERNEL(name, ga_fields f, int start, int n, int rect, double c0, double c1, double coef,    \
+/* The force and action kernels, each in four variants: periodic (the per-site function gets
+ * b = NULL and compiles without the boundary weights) or open (the weights of b), with the
+ * plaquettes alone (rect = 0: the Wilson action; the rectangle code is not compiled in) or
+ * with the rectangles. */
+#define GA_FORCE_KERNEL(name, bptr, rect)                                                        \
+  HR_KERNEL(name, ga_fields f, int start, int n, double c0, double c1, double coef,              \
             ga_boundary b) {                                                                     \
     (void)b;                                                                                     \
     HR_THREAD_LOOP(t) {                                                                          \
@@ -27,12 +29,13 @@ HR_KERNEL(ga_staples_kernel, ga_fields f, int start, int n) {
       if (i < n) ga_site_force_update(&f, start + i, rect, c0, c1, coef, bptr);                 \
     }                                                                                            \
   }
-GA_FORCE_KERNEL(ga_force_kernel, NULL)
-GA_FORCE_KERNEL(ga_force_open_kernel, &b)
+GA_FORCE_KERNEL(ga_force_kernel, NULL, 0)
+GA_FORCE_KERNEL(ga_force_rect_kernel, NULL, 1)
+GA_FORCE_KERNEL(ga_force_open_kernel, &b, 0)
+GA_FORCE_KERNEL(ga_force_rect_open_kernel, &b, 1)
 
-#define GA_ACTION_KERNEL(name, bptr)                                                             \
-  HR_KERNEL(name, gauge_view v, int start, int n, int rect, double *plaq, double *rects,         \
-            ga_boundary b) {                                                                     \
+#define GA_ACTION_KERNEL(name, bptr, rect)                                                       \
+  HR_KERNEL(name, gauge_view v, int start, int n, double *plaq, double *rects, ga_boundary b) {  \
     (void)b;                                                                                     \
     HR_THREAD_LOOP(t) {                                                                          \
       const int i = HR_THREAD_INDEX(t);                                                          \
@@ -42,8 +45,26 @@ GA_FORCE_KERNEL(ga_force_open_kernel, &b)
       }                                                                                          \
     }                                                                                            \
   }
-GA_ACTION_KERNEL(ga_action_kernel, NULL)
-GA_ACTION_KERNEL(ga_action_open_kernel, &b)
+GA_ACTION_KERNEL(ga_action_kernel, NULL, 0)
+GA_ACTION_KERNEL(ga_action_rect_kernel, NULL, 1)
+GA_ACTION_KERNEL(ga_action_open_kernel, &b, 0)
+GA_ACTION_KERNEL(ga_action_rect_open_kernel, &b, 1)
+
+/* Launch the variant of family `kind` (force or action) that open and rect select, once per
+ * master piece of g (n the piece length), with the arguments after the piece's n. */
+#define GA_LAUNCH_VARIANT_(kind, open, rect, g, ...)                                             \
+  _PIECE_FOR(g, ixp) {                                                                           \
+    const int n = _PIECE_LENGTH(g, ixp);                                                         \
+    const int s = (g)->master_start[ixp];                                                        \
+    if (open && rect)                                                                            \
+      HR_TUNED_LAUNCH(ga_##kind##_rect_open_kernel, n, HR_TUNE_STREAMING, __VA_ARGS__);          \
+    else if (open)                                                                               \
+      HR_TUNED_LAUNCH(ga_##kind##_open_kernel, n, HR_TUNE_STREAMING, __VA_ARGS__);               \
+    else if (rect)                                                                               \
+      HR_TUNED_LAUNCH(ga_##kind##_rect_kernel, n, HR_TUNE_STREAMING, __VA_ARGS__);               \
+    else                                                                                         \
+      HR_TUNED_LAUNCH(ga_##kind##_kernel, n, HR_TUNE_STREAMING, __VA_ARGS__);                    \
+  }
 
 HR_KERNEL(ga_zero_open_momenta_kernel, ga_fields f, int start, int n) {
   HR_THREAD_LOOP(t) {
@@ -73,28 +94,12 @@ void ga_gpu_store_staples(const ga_fields *f, const geometry_descriptor *g) {
 
 void ga_gpu_force_update(const ga_fields *f, const geometry_descriptor *g, int rect, double c0,
                          double c1, double coef, const ga_boundary *b) {
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    if (b->open)
-      HR_TUNED_LAUNCH(ga_force_open_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n,
-                      rect, c0, c1, coef, *b);
-    else
-      HR_TUNED_LAUNCH(ga_force_kernel, n, HR_TUNE_STREAMING, *f, g->master_start[ixp], n, rect,
-                      c0, c1, coef, *b);
-  }
+  GA_LAUNCH_VARIANT_(force, b->open, rect, g, *f, s, n, c0, c1, coef, *b);
 }
 
 void ga_gpu_action(double *plaq, double *rects, const gauge_view *v, const geometry_descriptor *g,
                    int rect, const ga_boundary *b) {
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    if (b->open)
-      HR_TUNED_LAUNCH(ga_action_open_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
-                      rect, plaq, rects, *b);
-    else
-      HR_TUNED_LAUNCH(ga_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n, rect,
-                      plaq, rects, *b);
-  }
+  GA_LAUNCH_VARIANT_(action, b->open, rect, g, *v, s, n, plaq, rects, *b);
 }
 
 #else

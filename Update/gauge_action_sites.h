@@ -101,25 +101,52 @@ HR_INLINE void ga_mul3(suNg *out, const suNg *a, const suNg *b, const suNg *c) {
   suNg_mul(out, &t, c);
 }
 
+/* The staple V_{mu nu s}(x) (s = +1 or -1) is t l^+ (s > 0) or t^+ l (s < 0): t the product
+ * of its first two links, l its third link, read from the links here. */
+HR_INLINE void ga_plaquette_staple_parts(suNg *t, suNg *l, const gauge_view *v, int ix, int mu,
+                                         int nu, int s) {
+  suNg l1; /* the third link is read into l once the first product is made */
+  const int xpm = gauge_view_up(v, ix, mu);
+  if (s > 0) {
+    gauge_view_link(l, v, xpm, nu);
+    gauge_view_link(&l1, v, gauge_view_up(v, ix, nu), mu);
+    suNg_mul_dag(t, l, &l1);
+    gauge_view_link(l, v, ix, nu);
+  } else {
+    const int xmn = gauge_view_dn(v, ix, nu);
+    gauge_view_link(l, v, gauge_view_dn(v, xpm, nu), nu);
+    gauge_view_link(&l1, v, xmn, mu);
+    suNg_mul(t, &l1, l); /* U_mu(x-nu) U_nu(x+mu-nu); V = t^+ U_nu(x-nu) */
+    gauge_view_link(l, v, xmn, nu);
+  }
+}
+
 /* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
 HR_INLINE void ga_plaquette_staple(suNg *out, const gauge_view *v, int ix, int mu, int nu,
                                    int s) {
-  suNg l0, l1, t; /* the third link is read into l0 once the first product is made */
-  const int xpm = gauge_view_up(v, ix, mu);
-  if (s > 0) {
-    gauge_view_link(&l0, v, xpm, nu);
-    gauge_view_link(&l1, v, gauge_view_up(v, ix, nu), mu);
-    suNg_mul_dag(&t, &l0, &l1);
-    gauge_view_link(&l0, v, ix, nu);
-    suNg_mul_dag(out, &t, &l0);
-  } else {
-    const int xmn = gauge_view_dn(v, ix, nu);
-    gauge_view_link(&l0, v, gauge_view_dn(v, xpm, nu), nu);
-    gauge_view_link(&l1, v, xmn, mu);
-    suNg_mul(&t, &l1, &l0);     /* U_mu(x-nu) U_nu(x+mu-nu) */
-    gauge_view_link(&l0, v, xmn, nu);
-    suNg_dag_mul(out, &t, &l0); /* (...)^+ U_nu(x-nu) */
-  }
+  suNg t, l;
+  ga_plaquette_staple_parts(&t, &l, v, ix, mu, nu, s);
+  if (s > 0)
+    suNg_mul_dag(out, &t, &l);
+  else
+    suNg_dag_mul(out, &t, &l);
+}
+
+/* out += w V_{mu nu s}(x) (as ga_plaquette_staple, then ga_add_weighted, bit for bit), an
+ * entry of V at a time: V itself is never held (GPU registers). */
+HR_INLINE void ga_plaquette_staple_add(suNg *out, double w, const gauge_view *v, int ix, int mu,
+                                       int nu, int s) {
+  suNg t, l;
+  ga_plaquette_staple_parts(&t, &l, v, ix, mu, nu, s);
+  for (int i = 0; i < NG; ++i)
+    for (int j = 0; j < NG; ++j) {
+      const hr_complex e =
+          s > 0 ? suNg_mul_dag_entry(&t, &l, i, j) : suNg_dag_mul_entry(&t, &l, i, j);
+      if (w == 1.0)
+        out->c[i * NG + j] = out->c[i * NG + j] + e;
+      else
+        out->c[i * NG + j] = out->c[i * NG + j] + w * e;
+    }
 }
 
 /* Store the 24 staples of the master site ix into the staple fields. */
@@ -144,13 +171,10 @@ HR_INLINE void ga_stored_staple(suNg *out, const ga_fields *f, int ix, int mu, i
  * transverse direction nu_k(mu) weighted with w[k]. */
 HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, int mu,
                                        const double w[3]) {
-  suNg V;
   suNg_zero(out);
   for (int k = 0; k < 3; ++k)
-    for (int side = 0; side < 2; ++side) {
-      ga_plaquette_staple(&V, v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
-      ga_add_weighted(out, w[k], &V);
-    }
+    for (int side = 0; side < 2; ++side)
+      ga_plaquette_staple_add(out, w[k], v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
 }
 
 /* c0 times the plaquette staples plus c1 times the 18 rectangle staples of U_mu(x), from the
