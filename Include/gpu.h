@@ -146,6 +146,13 @@ typedef struct {
     hr_gpu_check_launch(HR_STR(kernel_));                                                      \
     HR_COUNT_LAUNCH_(kernel_);                                                                 \
   } while (0)
+/* The same on the halo stream (hr_gpu_halo_stream below: the packing of the Dirac halo). */
+#define HR_LAUNCH_HALO(kernel_, nblocks_, nthreads_, ...)                                      \
+  do {                                                                                         \
+    kernel_<<<(nblocks_), (nthreads_), 0, (cudaStream_t)hr_gpu_halo_stream()>>>(__VA_ARGS__);  \
+    hr_gpu_check_launch(HR_STR(kernel_));                                                      \
+    HR_COUNT_LAUNCH_(kernel_);                                                                 \
+  } while (0)
 /* The same without the check (the caller asks hr_tune_launched). */
 #define HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                                \
   kernel_<<<(nblocks_), (nthreads_)>>>(__VA_ARGS__)
@@ -189,6 +196,14 @@ typedef struct {
     HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, __VA_ARGS__);                           \
     hr_gpu_emu_check_launch(HR_STR(kernel_));                                                  \
     HR_COUNT_LAUNCH_(kernel_);                                                                 \
+  } while (0)
+/* On the halo stream: run at once like every emulated kernel; the launch checks that the
+ * halo stream waited for the compute stream since its last kernel (hr_gpu_halo_after_compute). */
+#define HR_LAUNCH_HALO(kernel_, nblocks_, nthreads_, ...)                                      \
+  do {                                                                                         \
+    hr_gpu_emu_halo_launch(HR_STR(kernel_), 1);                                                \
+    HR_LAUNCH(kernel_, nblocks_, nthreads_, __VA_ARGS__);                                      \
+    hr_gpu_emu_halo_launch(HR_STR(kernel_), 0);                                                \
   } while (0)
 #define HR_KERNEL_FUNC_(kernel_) ((const void *)0)
 #define HR_BLOCK_INDEX() (hr_ctx_.block)
@@ -300,6 +315,12 @@ int hr_gpu_emu_launch_ok(const char *kernel, hr_kernel_limits lim, int threads);
 void hr_gpu_emu_block(void *ctx, int block, int dim);
 /* Emulated HR_LAUNCH: stop the program if the launch just made was refused. */
 void hr_gpu_emu_check_launch(const char *kernel);
+/* Emulated HR_LAUNCH_HALO: on = 1 before the launch (stops the program if compute kernels were
+ * launched since the last hr_gpu_halo_after_compute), 0 after it. Every other emulated launch
+ * counts as compute work (hr_gpu_emu_launch_ok). */
+void hr_gpu_emu_halo_launch(const char *kernel, int on);
+/* Emulated: a kernel launch (from hr_gpu_emu_launch_ok), compute work unless on the halo stream. */
+void hr_gpu_emu_note_launch(void);
 /* Emulated builds, for tests: refuse launches with blocks above `threads` whatever the kernel
  * declares (0: no such limit), as a device that reports more than it accepts. */
 void hr_gpu_emu_refuse_above(int threads);
@@ -385,6 +406,27 @@ void hr_gpu_copy_halo_to_device(void *device, const void *host, size_t bytes);
  * until the next hr_gpu_synchronize. */
 void hr_gpu_copy_halo_to_device_async(void *device, const void *host, size_t bytes);
 void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes);
+/* The halo stream: the Dirac operators pack their halo and copy it between host and device
+ * on a stream of its own, so that this overlaps the interior kernel on the compute stream
+ * (the default stream, where every other kernel and copy runs). Events order the two:
+ *   hr_gpu_halo_after_compute  later halo-stream work waits for the compute work queued so far
+ *   hr_gpu_compute_after_halo  later compute work waits for the halo-stream work queued so far
+ *   hr_gpu_halo_stream_wait    the host waits for the halo stream (before MPI reads a buffer)
+ * and HR_LAUNCH_HALO launches a kernel on it. hr_gpu_synchronize waits for both streams.
+ * CUDA: a non-blocking stream and two events, made on first use. Emulated: kernels run at
+ * launch, but the halo-stream copies are queued and done only when the host or the compute
+ * stream waits for them, as late as a device may do them; until then their destination reads
+ * as NaN (0xff bytes), so that a missing wait gives wrong results, never the right ones by
+ * chance. */
+void *hr_gpu_halo_stream(void); /* CUDA: the cudaStream_t; emulated: NULL */
+void hr_gpu_halo_after_compute(void);
+void hr_gpu_compute_after_halo(void);
+void hr_gpu_halo_stream_wait(void);
+/* Copies on the halo stream (host: memory of hr_gpu_host_alloc, unchanged until the copy is
+ * waited for); the staged ones are counted as HR_XFER_HALO_*, as hr_gpu_copy_halo_*. */
+void hr_gpu_halo_copy_to_host_async(void *host, const void *device, size_t bytes);
+void hr_gpu_halo_copy_to_device_async(void *device, const void *host, size_t bytes);
+void hr_gpu_halo_copy_on_device_async(void *dst, const void *src, size_t bytes);
 /* Set device memory to zero bytes. */
 void hr_gpu_zero(void *device, size_t bytes);
 /* Wait until every launched kernel and copy has finished. */

@@ -62,6 +62,49 @@ static void raw_to_device_async(void *device, const void *host, size_t bytes) {
                "asynchronous copy to device", bytes);
 }
 void hr_gpu_synchronize(void) { cuda_check(cudaDeviceSynchronize(), "synchronisation", 0); }
+
+/* The halo stream (gpu.h) and the events that order it against the default stream. */
+static cudaStream_t halo_stream;
+static cudaEvent_t compute_done, halo_done;
+static void halo_stream_init(void) {
+  if (halo_stream != NULL) return;
+  cuda_check(cudaStreamCreateWithFlags(&halo_stream, cudaStreamNonBlocking), "stream creation", 0);
+  cuda_check(cudaEventCreateWithFlags(&compute_done, cudaEventDisableTiming), "event creation", 0);
+  cuda_check(cudaEventCreateWithFlags(&halo_done, cudaEventDisableTiming), "event creation", 0);
+}
+void *hr_gpu_halo_stream(void) {
+  halo_stream_init();
+  return (void *)halo_stream;
+}
+void hr_gpu_halo_after_compute(void) {
+  halo_stream_init();
+  cuda_check(cudaEventRecord(compute_done, 0), "event record", 0);
+  cuda_check(cudaStreamWaitEvent(halo_stream, compute_done, 0), "stream wait", 0);
+}
+void hr_gpu_compute_after_halo(void) {
+  halo_stream_init();
+  cuda_check(cudaEventRecord(halo_done, halo_stream), "event record", 0);
+  cuda_check(cudaStreamWaitEvent(0, halo_done, 0), "stream wait", 0);
+}
+void hr_gpu_halo_stream_wait(void) {
+  halo_stream_init();
+  cuda_check(cudaStreamSynchronize(halo_stream), "halo stream synchronisation", 0);
+}
+/* A copy on the halo stream. */
+static void raw_halo_copy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind) {
+  halo_stream_init();
+  if (bytes)
+    cuda_check(cudaMemcpyAsync(dst, src, bytes, kind, halo_stream), "halo stream copy", bytes);
+}
+/* Emulated-backend hooks: nothing to check on a device. */
+void hr_gpu_emu_halo_launch(const char *kernel, int on) {
+  (void)kernel;
+  (void)on;
+}
+void hr_gpu_emu_note_launch(void) {}
+#define HALO_TO_HOST_ cudaMemcpyDeviceToHost
+#define HALO_TO_DEVICE_ cudaMemcpyHostToDevice
+#define HALO_ON_DEVICE_ cudaMemcpyDeviceToDevice
 void hr_gpu_check_launch(const char *kernel) {
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
@@ -76,9 +119,14 @@ void *hr_gpu_alloc(size_t bytes) {
                   bytes);
   return p;
 }
-void hr_gpu_free(void *p) { free(p); }
+static void emu_halo_drain(void);
+/* As cudaFree, wait for the queued copies first (one of them may target p). */
+void hr_gpu_free(void *p) {
+  emu_halo_drain();
+  free(p);
+}
 void *hr_gpu_host_alloc(size_t bytes) { return hr_gpu_alloc(bytes); }
-void hr_gpu_host_free(void *p) { free(p); }
+void hr_gpu_host_free(void *p) { hr_gpu_free(p); }
 /* The raw copies (not counted). */
 static void raw_to_device(void *device, const void *host, size_t bytes) {
   if (bytes) memcpy(device, host, bytes);
@@ -96,8 +144,55 @@ void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes) {
 void hr_gpu_zero(void *device, size_t bytes) {
   if (bytes) memset(device, 0, bytes);
 }
-void hr_gpu_synchronize(void) {}
 void hr_gpu_check_launch(const char *kernel) { (void)kernel; }
+
+/* The emulated halo stream (gpu.h): its copies wait in a queue until the host or the compute
+ * stream waits for them; their destinations read as NaN meanwhile. */
+typedef struct {
+  void *dst;
+  const void *src;
+  size_t bytes;
+} emu_copy;
+static emu_copy *emu_queue;
+static int emu_queued, emu_queue_cap;
+static int emu_compute_since_join; /* compute kernels launched since hr_gpu_halo_after_compute */
+static int emu_in_halo_launch;
+static void raw_halo_copy(void *dst, const void *src, size_t bytes, int kind) {
+  (void)kind;
+  if (bytes == 0) return;
+  if (emu_queued == emu_queue_cap) {
+    emu_queue_cap = emu_queue_cap ? 2 * emu_queue_cap : 16;
+    emu_queue = (emu_copy *)realloc(emu_queue, (size_t)emu_queue_cap * sizeof(emu_copy));
+    if (emu_queue == NULL) hr_error_code(HR_EXIT_SETUP, "out of memory (emulated halo stream)");
+  }
+  emu_queue[emu_queued].dst = dst;
+  emu_queue[emu_queued].src = src;
+  emu_queue[emu_queued].bytes = bytes;
+  emu_queued++;
+  memset(dst, 0xff, bytes);
+}
+static void emu_halo_drain(void) {
+  for (int i = 0; i < emu_queued; i++)
+    memmove(emu_queue[i].dst, emu_queue[i].src, emu_queue[i].bytes);
+  emu_queued = 0;
+}
+void *hr_gpu_halo_stream(void) { return NULL; }
+void hr_gpu_halo_after_compute(void) { emu_compute_since_join = 0; }
+void hr_gpu_compute_after_halo(void) { emu_halo_drain(); }
+void hr_gpu_halo_stream_wait(void) { emu_halo_drain(); }
+void hr_gpu_synchronize(void) { emu_halo_drain(); }
+void hr_gpu_emu_halo_launch(const char *kernel, int on) {
+  if (on && emu_compute_since_join)
+    hr_error("kernel %s is launched on the halo stream after compute kernels without "
+             "hr_gpu_halo_after_compute: on a GPU it could run before them (gpu.h)", kernel);
+  emu_in_halo_launch = on;
+}
+void hr_gpu_emu_note_launch(void) {
+  if (!emu_in_halo_launch) emu_compute_since_join = 1;
+}
+#define HALO_TO_HOST_ 0
+#define HALO_TO_DEVICE_ 0
+#define HALO_ON_DEVICE_ 0
 #endif
 
 /* ------------------------------------------------------------------ device of this rank */
@@ -278,4 +373,15 @@ void hr_gpu_copy_halo_to_device(void *device, const void *host, size_t bytes) {
 void hr_gpu_copy_halo_to_device_async(void *device, const void *host, size_t bytes) {
   hr_gpu_transfer_note(HR_XFER_HALO_TO_DEVICE, bytes, "halo");
   raw_to_device_async(device, host, bytes);
+}
+void hr_gpu_halo_copy_to_host_async(void *host, const void *device, size_t bytes) {
+  hr_gpu_transfer_note(HR_XFER_HALO_TO_HOST, bytes, "halo");
+  raw_halo_copy(host, device, bytes, HALO_TO_HOST_);
+}
+void hr_gpu_halo_copy_to_device_async(void *device, const void *host, size_t bytes) {
+  hr_gpu_transfer_note(HR_XFER_HALO_TO_DEVICE, bytes, "halo");
+  raw_halo_copy(device, host, bytes, HALO_TO_DEVICE_);
+}
+void hr_gpu_halo_copy_on_device_async(void *dst, const void *src, size_t bytes) {
+  raw_halo_copy(dst, src, bytes, HALO_ON_DEVICE_);
 }

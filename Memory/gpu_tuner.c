@@ -127,6 +127,7 @@ static int gcd(int a, int b) {
 
 int hr_gpu_emu_launch_ok(const char *kernel, hr_kernel_limits lim, int threads) {
   (void)kernel;
+  hr_gpu_emu_note_launch();
   if (scramble < 0) {
     const char *env = getenv("HR_GPU_EMU_ORDER");
     scramble = (env != NULL && strcmp(env, "sequential") == 0) ? 0 : 1;

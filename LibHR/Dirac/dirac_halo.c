@@ -145,27 +145,37 @@ const dirac_halo *dirac_halo_gpu_of(const geometry_descriptor *ig) {
   return h;
 }
 
-hr_comm_request *dirac_halo_gpu_start(const dirac_halo *h, size_t half_bytes) {
+void dirac_halo_gpu_begin(const dirac_halo *h, size_t half_bytes) {
   const size_t bytes = (size_t)h->nsites * half_bytes;
 #if HR_WITH_MPI
-  if (!hr_gpu_halo_through_device()) {
-    hr_gpu_copy_halo_to_host(h->host_send, h->dev_send, bytes); /* after the packing kernel */
-    return start_sendrecv_packed(h->g, HR_LAYOUT_SPINOR, h->host_send, h->host_recv, half_bytes);
-  }
-  hr_gpu_synchronize(); /* MPI does not wait for the packing kernel */
-  return start_sendrecv_packed(h->g, HR_LAYOUT_SPINOR, h->dev_send, h->dev_recv, half_bytes);
+  if (!hr_gpu_halo_through_device())
+    hr_gpu_halo_copy_to_host_async(h->host_send, h->dev_send, bytes);
 #else
   /* one process: every (force_halo) buffer is received from this process */
-  hr_gpu_copy_on_device(h->dev_recv, h->dev_send, bytes);
+  hr_gpu_halo_copy_on_device_async(h->dev_recv, h->dev_send, bytes);
+#endif
+}
+
+hr_comm_request *dirac_halo_gpu_start(const dirac_halo *h, size_t half_bytes) {
+#if HR_WITH_MPI
+  hr_gpu_halo_stream_wait(); /* MPI waits for nothing: the packing and the copy must be done */
+  if (!hr_gpu_halo_through_device())
+    return start_sendrecv_packed(h->g, HR_LAYOUT_SPINOR, h->host_send, h->host_recv, half_bytes);
+  return start_sendrecv_packed(h->g, HR_LAYOUT_SPINOR, h->dev_send, h->dev_recv, half_bytes);
+#else
+  (void)h;
+  (void)half_bytes;
   return NULL;
 #endif
 }
 
 void dirac_halo_gpu_complete(const dirac_halo *h, hr_comm_request *req, size_t half_bytes) {
-  if (req == NULL) return;
-  complete_sendrecv(req);
-  if (!hr_gpu_halo_through_device())
-    hr_gpu_copy_halo_to_device_async(h->dev_recv, h->host_recv, (size_t)h->nsites * half_bytes);
+  if (req != NULL) {
+    complete_sendrecv(req);
+    if (!hr_gpu_halo_through_device())
+      hr_gpu_halo_copy_to_device_async(h->dev_recv, h->host_recv, (size_t)h->nsites * half_bytes);
+  }
+  hr_gpu_compute_after_halo();
 }
 #endif
 

@@ -100,12 +100,19 @@ void dirac_halo_release(void);
 #if HR_GPU_ENABLED
 /* dirac_halo_of(ig) with the device tables and areas of the GPU path made. */
 const dirac_halo *dirac_halo_gpu_of(const geometry_descriptor *ig);
-/* Start the exchange of the device send area of h (filled by dirac_gpu_halo_pack; half
- * spinors of half_bytes bytes) into its device receive area: MPI on device memory, or staged
- * through page-locked host buffers (hr_gpu_halo_through_device); one process: a device copy.
- * Returns the request to complete (NULL: nothing in flight). */
+/* The exchange of the device send area of h (half spinors of half_bytes bytes) into its
+ * device receive area, in three steps around the interior kernel (gpu.h, "halo stream"):
+ *   dirac_halo_gpu_begin     after dirac_gpu_halo_pack (halo stream): queues the copy to the
+ *                            page-locked host buffer (staged path) or, with one process, the
+ *                            device copy, on the halo stream; returns at once
+ *   dirac_halo_gpu_start     after the interior kernel's launch: waits for the halo stream
+ *                            and starts MPI on device memory or on the host buffers
+ *                            (hr_gpu_halo_through_device); returns the request (NULL: none)
+ *   dirac_halo_gpu_complete  completes it, queues the staged upload on the halo stream and
+ *                            makes the compute stream wait for the halo stream, so that the
+ *                            boundary kernels launched next read the received half spinors. */
+void dirac_halo_gpu_begin(const dirac_halo *h, size_t half_bytes);
 hr_comm_request *dirac_halo_gpu_start(const dirac_halo *h, size_t half_bytes);
-/* Complete it; the staged upload is asynchronous, ordered before the kernels launched next. */
 void dirac_halo_gpu_complete(const dirac_halo *h, hr_comm_request *req, size_t half_bytes);
 #endif
 

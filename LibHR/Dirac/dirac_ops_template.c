@@ -147,17 +147,19 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
      * the inner pieces are computed; the boundary pieces read them (a.halo_tab) */
     const dirac_halo *h = dirac_halo_gpu_of(ig);
     hr_comm_request *req = NULL;
-    if (h != NULL) {
+    if (h != NULL) { /* on the halo stream, after the kernels that wrote in */
       const double t0 = hr_wtime();
+      hr_gpu_halo_after_compute();
       DOP_(dirac_gpu_halo_pack)(&a, h->dev_send_tab, h->dev_send, h->nsites);
-      req = dirac_halo_gpu_start(h, sizeof(DOP_HALF));
+      dirac_halo_gpu_begin(h, sizeof(DOP_HALF));
       dirac_comm.exchanges++;
       dirac_comm.bytes_sent += (double)h->nsites * (double)sizeof(DOP_HALF);
       dirac_comm.pack_seconds += hr_wtime() - t0;
     }
-    DOP_(dirac_gpu_hop)(og, 0, p_split, &a);
+    DOP_(dirac_gpu_hop)(og, 0, p_split, &a); /* the interior, while the halo stream packs */
     if (h != NULL) {
       const double t1 = hr_wtime();
+      req = dirac_halo_gpu_start(h, sizeof(DOP_HALF));
       dirac_halo_gpu_complete(h, req, sizeof(DOP_HALF));
       dirac_comm.wait_seconds += hr_wtime() - t1;
       a.halo_tab = h->dev_halo_tab;
