@@ -102,16 +102,18 @@ HR_INLINE void SUN_M_(_dagger)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a) {
       r.c[i * SUN_D_ + j] = hr_conj(a->c[j * SUN_D_ + i]);
   *out = r;
 }
+/* Entry (i, j) of a b (of SUN_M_(_mul)). */
+HR_INLINE SUN_C_ SUN_M_(_mul_entry)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, int i, int j) {
+  SUN_C_ s = hr_cmul(a->c[i * SUN_D_], b->c[j]);
+  for (int k = 1; k < SUN_D_; ++k)
+    s += hr_cmul(a->c[i * SUN_D_ + k], b->c[k * SUN_D_ + j]);
+  return s;
+}
 /* out = a b. */
 HR_INLINE void SUN_M_(_mul)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
   SUN_TMPL_MAT r;
   for (int i = 0; i < SUN_D_; ++i)
-    for (int j = 0; j < SUN_D_; ++j) {
-      SUN_C_ s = hr_cmul(a->c[i * SUN_D_], b->c[j]);
-      for (int k = 1; k < SUN_D_; ++k)
-        s += hr_cmul(a->c[i * SUN_D_ + k], b->c[k * SUN_D_ + j]);
-      r.c[i * SUN_D_ + j] = s;
-    }
+    for (int j = 0; j < SUN_D_; ++j) r.c[i * SUN_D_ + j] = SUN_M_(_mul_entry)(a, b, i, j);
   *out = r;
 }
 /* Entry (i, j) of a b^+ (of SUN_M_(_mul_dag)). */

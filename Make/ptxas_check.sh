@@ -83,58 +83,46 @@ awk -v bf="$budget_flt" -v bd="$budget_dbl" -v knownfile="$known" '
     printf "%-34s %-5s %5d %6d %5d %6d %6d  %s\n", name, "sm_" sm, regs, budget, st, ld, stack, res
   }
   END { exit bad }' "$tmp/table2" || status=1
-# Wide loads (HR_GPU_WIDE_LOADS=1, hr_complex.h): the PTX of the hopping kernels without
-# clover must move every spinor and link unit as one vector access (ld/st.global.v2: 128 bits
-# in double, 64 in single; ptxas keeps them as LDG.E.128 / LDG.E.64). cuobjdump, which would
-# show the SASS, is not part of the toolkit everywhere; the PTX is. Not the default build
-# (Doc/gpu.md, "Wide loads"); checked so that the option keeps working.
-dirac_cu=LibHR/Dirac/dirac_gpu_cuda.cu
-if "$nvcc" -std=c++17 -O2 -fmad=false -DHR_GPU_WIDE_LOADS=1 -I"$src/LibHR/Dirac" \
-     -I"$build/LibHR/Dirac" -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L \
-     ${HR_PTXAS_FLAGS:-} -arch=compute_90 -ptx "$src/$dirac_cu" -o "$tmp/dirac.ptx" \
-     > "$tmp/log" 2>&1; then
-  awk '/^\.(visible )?\.?entry|\.entry / { kern = ""; if ($0 ~ /dirac_hop_kernel(_flt)?_[0-9]_[0-9]_0/) {
-         kern = $0; sub(/.*entry /, "", kern); sub(/\(.*/, "", kern); n++ } }
-       kern != "" && /(ld|st)\.global\.v2\.f(32|64)/ { vec[kern]++ }
-       kern != "" && /(ld|st)\.global\.f(32|64)/ { sc[kern]++ }
-       END { for (k in vec) nv++
-             bad = 0
-             for (k in sc) { print "wide loads: " k ": " sc[k] " scalar field accesses"; bad = 1 }
-             if (n == 0 || nv < n) { print "wide loads: " nv + 0 " of " n + 0 " hopping kernels use vector accesses"; bad = 1 }
-             if (!bad) print "wide loads: the " n " hopping kernels without clover move every field unit as one vector access (PTX ld/st.global.v2)"
-             exit bad }' "$tmp/dirac.ptx" || status=1
-else
-  cat "$tmp/log"
-  echo "ptxas_check: $dirac_cu does not compile with HR_GPU_WIDE_LOADS=1"
-  status=1
-fi
-
-# The field algebra moves complex units whole in every build (la_sites.h): in the PTX of its
-# kernels for the complex kinds (all but scalar_field and suNg_av_field, whose units are reals)
-# every field load is a vector access, and a scalar store is only a reduction's per-site result
-# (at most 2 doubles).
-la_cu=Inverters/linear_algebra_gpu_cuda.cu
-if "$nvcc" -std=c++17 -O2 -fmad=false -I"$src/Inverters" -I"$build/Inverters" \
-     -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L ${HR_PTXAS_FLAGS:-} \
-     -arch=compute_90 -ptx "$src/$la_cu" -o "$tmp/la.ptx" > "$tmp/log" 2>&1; then
-  awk '/\.entry / { kern = ""; if ($0 ~ /la_kernel_/ && $0 !~ /scalar_field|suNg_av_field/) {
-         kern = $0; sub(/.*entry /, "", kern); sub(/\(.*/, "", kern); n++ } }
-       kern != "" && /(ld|st)\.global\.v2\.f(32|64)/ { vec[kern]++ }
-       kern != "" && /ld\.global\.f(32|64)/ { ld[kern]++ }
-       kern != "" && /st\.global\.f(32|64)/ { st[kern]++ }
-       END { bad = 0
-             for (k in vec) nv++
-             for (k in ld) { print "wide loads: " k ": " ld[k] " scalar field loads"; bad = 1 }
-             for (k in st) if (st[k] > 2 || k !~ /sqnorm|prod|cg_update/) {
-               print "wide loads: " k ": " st[k] " scalar stores"; bad = 1 }
-             if (n == 0 || nv < n) { print "wide loads: " nv + 0 " of " n + 0 " field-algebra kernels use vector accesses"; bad = 1 }
-             if (!bad) print "wide loads: the " n " field-algebra kernels of complex kinds move every field unit as one vector access (PTX ld/st.global.v2)"
-             exit bad }' "$tmp/la.ptx" || status=1
-else
-  cat "$tmp/log"
-  echo "ptxas_check: $la_cu does not compile to PTX"
-  status=1
-fi
+# ptx_vector_check CU WHAT SELECT EXCLUDE STORES_OK [NVCC FLAGS...]: compiles CU to PTX
+# (compute_90, the build's flags) and fails unless every kernel whose name matches SELECT and
+# not EXCLUDE moves its field units as vector accesses (ld/st.global.v2: 128 bits in double, 64
+# in single; ptxas keeps them as LDG.E.128 / LDG.E.64): no scalar global load, and no scalar
+# global store except at most 2 in the kernels matching STORES_OK (a reduction's per-site
+# result). PTX rather than SASS: cuobjdump is not part of the toolkit everywhere.
+ptx_vector_check() {
+  cu=$1 what=$2 sel=$3 excl=$4 stok=$5
+  shift 5
+  d=$(dirname "$cu")
+  if ! "$nvcc" -std=c++17 -O2 -fmad=false "$@" -I"$src/$d" -I"$build/$d" -I"$src/Include" \
+       -I"$build/Include" -D_POSIX_C_SOURCE=200809L ${HR_PTXAS_FLAGS:-} -arch=compute_90 \
+       -ptx "$src/$cu" -o "$tmp/v.ptx" > "$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    echo "ptxas_check: $cu does not compile to PTX ($*)"
+    return 1
+  fi
+  awk -v sel="$sel" -v excl="$excl" -v stok="$stok" -v what="$what" '
+    /\.entry / { kern = ""; if ($0 ~ sel && (excl == "" || $0 !~ excl)) {
+                   kern = $0; sub(/.*entry /, "", kern); sub(/\(.*/, "", kern); n++ } }
+    kern != "" && /(ld|st)\.global\.v2\.f(32|64)/ { vec[kern]++ }
+    kern != "" && /ld\.global\.f(32|64)/ { ld[kern]++ }
+    kern != "" && /st\.global\.f(32|64)/ { st[kern]++ }
+    END { bad = 0
+          for (k in vec) nv++
+          for (k in ld) { print "wide loads: " k ": " ld[k] " scalar field loads"; bad = 1 }
+          for (k in st) if (st[k] > 2 || stok == "" || k !~ stok) {
+            print "wide loads: " k ": " st[k] " scalar stores"; bad = 1 }
+          if (n == 0 || nv < n) { print "wide loads: " nv + 0 " of " n + 0 " " what " use vector accesses"; bad = 1 }
+          if (!bad) print "wide loads: the " n " " what " move every field unit as one vector access (PTX ld/st.global.v2)"
+          exit bad }' "$tmp/v.ptx"
+}
+# The Dirac hopping kernels without clover with HR_GPU_WIDE_LOADS=1 (hr_complex.h): not the
+# default build (Doc/gpu.md, "Wide loads"); checked so that the option keeps working.
+ptx_vector_check LibHR/Dirac/dirac_gpu_cuda.cu "hopping kernels without clover" \
+  'dirac_hop_kernel(_flt)?_[0-9]_[0-9]_0' "" "" -DHR_GPU_WIDE_LOADS=1 || status=1
+# The field algebra moves complex units whole in every build (la_sites.h): its kernels for the
+# complex kinds (all but scalar_field and suNg_av_field, whose units are reals).
+ptx_vector_check Inverters/linear_algebra_gpu_cuda.cu "field-algebra kernels of complex kinds" \
+  'la_kernel_' 'scalar_field|suNg_av_field' 'sqnorm|prod|cg_update' || status=1
 
 nk=$(wc -l < "$tmp/table2")
 if [ "$nk" -eq 0 ]; then

@@ -51,14 +51,20 @@ HR_INLINE double obs_re_trace_mul(const suNg *a, const suNg *b) {
 
 /* Re tr of the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+. */
 HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu, int nu) {
-  suNg l0, l1, a, b;
+  suNg l0, l1, a;
   obs_link(&l0, v, ix, mu);
   obs_link(&l1, v, obs_up(v, ix, mu), nu);
   suNg_mul(&a, &l0, &l1);
   obs_link(&l0, v, ix, nu);
   obs_link(&l1, v, obs_up(v, ix, nu), mu);
-  suNg_mul(&b, &l0, &l1);
-  return obs_re_trace_mul_dag(&a, &b);
+  /* Re tr(a b^+), b = l0 l1 an entry at a time (the sum of obs_re_trace_mul_dag; b is never
+   * held: GPU registers) */
+  double s = 0.0;
+  for (int i = 0; i < NG * NG; ++i) {
+    const hr_complex b = suNg_mul_entry(&l0, &l1, i / NG, i % NG);
+    s += hr_creal(a.c[i]) * hr_creal(b) + hr_cimag(a.c[i]) * hr_cimag(b);
+  }
+  return s;
 }
 
 /* Weight of plaquette (mu, nu) at global time t with open time boundaries (HiRep and
