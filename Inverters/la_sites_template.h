@@ -49,7 +49,8 @@ HR_INLINE void LA_UNIT_(store)(LA_R *p, const LA_R *x, int w) {
  * body runs with the unit j in them, the slots written (HR_LA_W0, HR_LA_W1) are stored. Unit
  * by unit, so an output may be an input. */
 #define LA_EACH_UNIT_(j0, slots, body)                                                         \
-  LA_UNROLL_SITE for (int j = (j0); j < n / w; j++) {                                          \
+  for (int nu_ = n / w, once_ = 1; once_; once_ = 0) /* a plain bound: UBSan's division */     \
+    LA_UNROLL_SITE for (int j = (j0); j < nu_; j++) { /* check would void the pragma */       \
     LA_R x0[2], x1[2], x2[2], x3[2];                                                           \
     if ((slots) & HR_LA_R0) LA_UNIT_(load)(x0, f0 + j * us, w);                                \
     if ((slots) & HR_LA_R1) LA_UNIT_(load)(x1, f1 + j * us, w);                                \
