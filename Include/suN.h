@@ -9,7 +9,9 @@
  *   M_zero(out)  M_unit(out)  M_copy(out,a)  M_add(out,a,b)  M_sub(out,a,b)  M_minus(out,a)
  *   M_scale(out,R s,a)  M_scale_cmplx(out,C z,a)  M_mul_add(out,a,R s,b): out = a + s b
  *   M_dagger(out,a): a^+   M_mul(out,a,b): a b   M_mul_dag(out,a,b): a b^+
- *   M_dag_mul(out,a,b): a^+ b   M_trace(a)  M_re_trace(a)  M_sqnorm(a): sum |a_ij|^2
+ *   M_dag_mul(out,a,b): a^+ b   M_mul_entry, M_mul_dag_entry, M_dag_mul_entry(a,b,i,j): entry
+ *   (i,j) of those products   M_trace(a)  M_re_trace(a)  M_re_trace_mul_dag(a,b): Re tr(a b^+)
+ *   M_re_conj_term(C a,C b): Re(a conj(b))   M_sqnorm(a): sum |a_ij|^2
  *   M_det(a)   M_mul_vec(out,U,v): U v   M_dag_mul_vec(out,U,v): U^+ v
  *   M_mul_vec_add(out,U,v): out += U v   M_dag_mul_vec_add(out,U,v): out += U^+ v
  * For the vector types suNg_vector, suNf_vector (and _flt) and the spinor types suNf_spinor,

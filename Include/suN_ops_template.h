@@ -160,6 +160,18 @@ HR_INLINE SUN_R_ SUN_M_(_re_trace)(const SUN_TMPL_MAT *a) {
     s += hr_creal(a->c[i * SUN_D_ + i]);
   return s;
 }
+/* Re(a conj(b)) of two numbers: the term of each entry in Re tr(a b^+) and of each component
+ * in Re <a, b>. */
+HR_INLINE SUN_R_ SUN_M_(_re_conj_term)(SUN_C_ a, SUN_C_ b) {
+  return hr_creal(a) * hr_creal(b) + hr_cimag(a) * hr_cimag(b);
+}
+/* Re tr(a b^+) = sum_ij Re(a_ij conj(b_ij)). */
+HR_INLINE SUN_R_ SUN_M_(_re_trace_mul_dag)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
+  SUN_R_ s = 0;
+  for (int i = 0; i < SUN_D_ * SUN_D_; ++i)
+    s += SUN_M_(_re_conj_term)(a->c[i], b->c[i]);
+  return s;
+}
 /* sum_ij |a_ij|^2 = tr(a^+ a). */
 HR_INLINE SUN_R_ SUN_M_(_sqnorm)(const SUN_TMPL_MAT *a) {
   SUN_R_ s = 0;
@@ -312,7 +324,7 @@ HR_INLINE SUN_C_ SUN_V_(_prod)(const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b) {
 HR_INLINE SUN_R_ SUN_V_(_re_prod)(const SUN_TMPL_VEC *a, const SUN_TMPL_VEC *b) {
   SUN_R_ s = 0;
   for (int i = 0; i < SUN_D_; ++i)
-    s += hr_creal(a->c[i]) * hr_creal(b->c[i]) + hr_cimag(a->c[i]) * hr_cimag(b->c[i]);
+    s += SUN_M_(_re_conj_term)(a->c[i], b->c[i]);
   return s;
 }
 /* <a, a> = sum_i |a_i|^2. */

@@ -85,7 +85,7 @@ LA_PAIR_(float, hr_complex_flt)
  * sides): out = in rounded to single precision, or widened to double. */
 #define LA_CONVERT_SITE_(name, R_OUT, R_IN)                                                    \
   HR_INLINE void name(R_OUT *out, const R_IN *in, int n, int w, int us) {                      \
-    const int nu = n / w; /* a plain bound for the pragma */                                   \
+    const int nu = n / w; /* before the loop: as in LA_EACH_UNIT_ */                           \
     LA_UNROLL_SITE for (int j = 0; j < nu; j++) {                                              \
       const int u = j * us;                                                                    \
       if (w == 2) {                                                                            \

@@ -47,19 +47,22 @@ HR_INLINE void LA_UNIT_(store)(LA_R *p, const LA_R *x, int w) {
 /* The loop over the units j0 .. n/w - 1 of a site (a site of n reals in units of w): the
  * slots read (`slots`, bits as linear_algebra.h: HR_LA_R0 .. HR_LA_R3) are loaded to x0 .. x3,
  * body runs with the unit j in them, the slots written (HR_LA_W0, HR_LA_W1) are stored. Unit
- * by unit, so an output may be an input. */
+ * by unit, so an output may be an input. The unit count is taken before the loop: a division
+ * in its bound would carry UBSan's check, and gcc would then ignore the unroll pragma. */
 #define LA_EACH_UNIT_(j0, slots, body)                                                         \
-  for (int nu_ = n / w, once_ = 1; once_; once_ = 0) /* a plain bound: UBSan's division */     \
-    LA_UNROLL_SITE for (int j = (j0); j < nu_; j++) { /* check would void the pragma */       \
-    LA_R x0[2], x1[2], x2[2], x3[2];                                                           \
-    if ((slots) & HR_LA_R0) LA_UNIT_(load)(x0, f0 + j * us, w);                                \
-    if ((slots) & HR_LA_R1) LA_UNIT_(load)(x1, f1 + j * us, w);                                \
-    if ((slots) & HR_LA_R2) LA_UNIT_(load)(x2, f2 + j * us, w);                                \
-    if ((slots) & HR_LA_R3) LA_UNIT_(load)(x3, f3 + j * us, w);                                \
-    body;                                                                                      \
-    if ((slots) & HR_LA_W0) LA_UNIT_(store)(f0 + j * us, x0, w);                               \
-    if ((slots) & HR_LA_W1) LA_UNIT_(store)(f1 + j * us, x1, w);                               \
-  }
+  do {                                                                                         \
+    const int nu_ = n / w;                                                                     \
+    LA_UNROLL_SITE for (int j = (j0); j < nu_; j++) {                                          \
+      LA_R x0[2], x1[2], x2[2], x3[2];                                                         \
+      if ((slots) & HR_LA_R0) LA_UNIT_(load)(x0, f0 + j * us, w);                              \
+      if ((slots) & HR_LA_R1) LA_UNIT_(load)(x1, f1 + j * us, w);                              \
+      if ((slots) & HR_LA_R2) LA_UNIT_(load)(x2, f2 + j * us, w);                              \
+      if ((slots) & HR_LA_R3) LA_UNIT_(load)(x3, f3 + j * us, w);                              \
+      body;                                                                                    \
+      if ((slots) & HR_LA_W0) LA_UNIT_(store)(f0 + j * us, x0, w);                             \
+      if ((slots) & HR_LA_W1) LA_UNIT_(store)(f1 + j * us, x1, w);                             \
+    }                                                                                          \
+  } while (0)
 /* The same with body once for each real c of the unit, real component k = j w + c. */
 #define LA_EACH_FROM_(j0, slots, body)                                                         \
   LA_EACH_UNIT_(j0, slots, for (int c = 0; c < w; c++) {                                       \

@@ -21,7 +21,11 @@ dc="$top/.devcheck"
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
 summary=()
-note() { summary+=("$1: $2"); echo "gpu_device_check: $1: $2"; [ "$2" = FAILED ] && status=1; }
+note() {
+  summary+=("$1: $2")
+  echo "gpu_device_check: $1: $2"
+  if [ "$2" = FAILED ]; then status=1; fi
+}
 
 tarball=$(ls "$dc"/libhr-*.tar.gz 2>/dev/null | head -1)
 if [ -z "$tarball" ]; then

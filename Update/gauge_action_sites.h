@@ -86,14 +86,6 @@ HR_INLINE double ga_re_trace_mul(const suNg *a, const suNg *b) {
   return t;
 }
 
-/* Re tr(a b^+). */
-HR_INLINE double ga_re_trace_mul_dag(const suNg *a, const suNg *b) {
-  double t = 0.0;
-  for (int i = 0; i < NG * NG; ++i)
-    t += hr_creal(a->c[i]) * hr_creal(b->c[i]) + hr_cimag(a->c[i]) * hr_cimag(b->c[i]);
-  return t;
-}
-
 /* out = a b c. */
 HR_INLINE void ga_mul3(suNg *out, const suNg *a, const suNg *b, const suNg *c) {
   suNg t;
@@ -345,9 +337,9 @@ HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, 
         const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 0);
         gauge_view_link(&l0, v, ix, nu);
         if (w == 1.0)
-          p += NG - ga_re_trace_mul_dag(&A, &l0); /* P_{mu nu}(x) = A U_nu(x)^+ */
+          p += NG - suNg_re_trace_mul_dag(&A, &l0); /* P_{mu nu}(x) = A U_nu(x)^+ */
         else if (w != 0.0)
-          p += w * (NG - ga_re_trace_mul_dag(&A, &l0));
+          p += w * (NG - suNg_re_trace_mul_dag(&A, &l0));
       }
       if (rect) {
         const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 1);

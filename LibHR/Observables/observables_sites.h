@@ -32,14 +32,6 @@ HR_INLINE void obs_link(suNg *out, const obs_gauge_view *v, int ix, int mu) {
 HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return gauge_view_up(v, ix, mu); }
 HR_INLINE int obs_dn(const obs_gauge_view *v, int ix, int mu) { return gauge_view_dn(v, ix, mu); }
 
-/* Re tr(a b^+) = sum_ij Re(a_ij conj(b_ij)). */
-HR_INLINE double obs_re_trace_mul_dag(const suNg *a, const suNg *b) {
-  double s = 0.0;
-  for (int i = 0; i < NG * NG; ++i)
-    s += hr_creal(a->c[i]) * hr_creal(b->c[i]) + hr_cimag(a->c[i]) * hr_cimag(b->c[i]);
-  return s;
-}
-
 /* Re tr(a b). */
 HR_INLINE double obs_re_trace_mul(const suNg *a, const suNg *b) {
   double s = 0.0;
@@ -57,13 +49,11 @@ HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu,
   suNg_mul(&a, &l0, &l1);
   obs_link(&l0, v, ix, nu);
   obs_link(&l1, v, obs_up(v, ix, nu), mu);
-  /* Re tr(a b^+), b = l0 l1 an entry at a time (the sum of obs_re_trace_mul_dag; b is never
-   * held: GPU registers) */
+  /* Re tr(a b^+) (suNg_re_trace_mul_dag) with b = l0 l1 made an entry at a time, so that b
+   * is never held (GPU registers) */
   double s = 0.0;
-  for (int i = 0; i < NG * NG; ++i) {
-    const hr_complex b = suNg_mul_entry(&l0, &l1, i / NG, i % NG);
-    s += hr_creal(a.c[i]) * hr_creal(b) + hr_cimag(a.c[i]) * hr_cimag(b);
-  }
+  for (int i = 0; i < NG * NG; ++i)
+    s += suNg_re_conj_term(a.c[i], suNg_mul_entry(&l0, &l1, i / NG, i % NG));
   return s;
 }
 
