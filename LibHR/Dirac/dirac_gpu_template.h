@@ -1,6 +1,7 @@
 /* dirac_gpu_template.h -- the kernels and launchers of dirac_gpu.c for one precision; included
  * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_VEC,
- * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX and DGPU_REAL defined; they are undefined at the end. */
+ * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX, DGPU_REAL, DGPU_REGS, DGPU_THREADS (launch bounds) and
+ * DGPU_STORE_BY_CHIRALITY defined; they are undefined at the end. */
 
 /* The parameters must be defined by the includer. */
 #ifndef DGPU_SFX
@@ -20,6 +21,12 @@
 #endif
 #ifndef DGPU_REGS
 #error "dirac_gpu_template.h: define DGPU_REGS (the register budget of the kernels) before including"
+#endif
+#ifndef DGPU_THREADS
+#error "dirac_gpu_template.h: define DGPU_THREADS (the kernels' largest block) before including"
+#endif
+#ifndef DGPU_STORE_BY_CHIRALITY
+#error "dirac_gpu_template.h: define DGPU_STORE_BY_CHIRALITY (0 or 1) before including"
 #endif
 #ifndef DGPU_CPLX
 #error "dirac_gpu_template.h: define DGPU_CPLX (the complex type) before including"
@@ -121,7 +128,17 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
       DGPU_RD_(DGPU_VEC)(o_len, &xv.c[2 * ch], xb, eo - o_off, 2 * ch);
       DGPU_RD_(DGPU_VEC)(o_len, &xv.c[2 * ch + 1], xb, eo - o_off, 2 * ch + 1);
       DGPU_(dirac_site_plus_diag)(&r, ch, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, &xv, pc);
+      if (DGPU_STORE_BY_CHIRALITY) { /* out = gamma5 r: exact sign changes of chirality 1 */
+        if (g5 && ch == 1) {
+          HR_CAT(DGPU_VEC, _minus)(&r.c[2], &r.c[2]);
+          HR_CAT(DGPU_VEC, _minus)(&r.c[3], &r.c[3]);
+        }
+        DGPU_SPINOR *ob = (DGPU_SPINOR *)a->out + o_off;
+        DGPU_WR_(DGPU_VEC)(o_len, &r.c[2 * ch], ob, eo - o_off, 2 * ch);
+        DGPU_WR_(DGPU_VEC)(o_len, &r.c[2 * ch + 1], ob, eo - o_off, 2 * ch + 1);
+      }
     }
+    if (DGPU_STORE_BY_CHIRALITY) return;
     DGPU_(dirac_site_store)(&o, g5, &r);
   } else {
     DGPU_(dirac_site_finish_ref)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, NULL, pc, &r);
@@ -130,10 +147,10 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
 }
 
 /* One kernel per variant: one thread per site of the runs of pieces rs (dirac_gpu_runs).
- * Bounds: 256 threads, DGPU_REGS registers (Doc/gpu.md). */
+ * Bounds: DGPU_THREADS threads, DGPU_REGS registers (Doc/gpu.md). */
 #define DGPU_HOP_KERNEL_(mode, g5, cl)                                                         \
-  HR_KERNEL_BOUNDED(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), 256, DGPU_REGS,    \
-                    dirac_gpu_args a, dirac_gpu_runs rs) {                                     \
+  HR_KERNEL_BOUNDED(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), DGPU_THREADS,      \
+                    DGPU_REGS, dirac_gpu_args a, dirac_gpu_runs rs) {                          \
     HR_THREAD_LOOP(t) {                                                                        \
       const int ix = dirac_gpu_run_site(&rs, HR_THREAD_INDEX(t));                              \
       if (ix >= 0) DGPU_(dirac_gpu_hop_site)(&a, ix, mode, g5, cl);                            \
@@ -154,7 +171,8 @@ DGPU_HOP_KERNEL_(2, 1, 1)
 #undef DGPU_HOP_KERNEL_
 
 /* One thread per site of the runs rs: the diagonal part. */
-HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), 256, DGPU_REGS, dirac_gpu_args a, dirac_gpu_runs rs) {
+HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), DGPU_THREADS, DGPU_REGS, dirac_gpu_args a,
+                  dirac_gpu_runs rs) {
   HR_THREAD_LOOP(t) {
     const int ix = dirac_gpu_run_site(&rs, HR_THREAD_INDEX(t));
     if (ix >= 0) {
@@ -239,6 +257,8 @@ void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a
 #undef DGPU_RD_
 #undef DGPU_WR_
 #undef DGPU_REGS
+#undef DGPU_THREADS
+#undef DGPU_STORE_BY_CHIRALITY
 #undef DGPU_SFX
 #undef DGPU_SPINOR
 #undef DGPU_VEC
