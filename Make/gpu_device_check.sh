@@ -8,15 +8,17 @@
 #   2. make check: every test, the GPU-vs-CPU comparisons included, on the real device;
 #   3. compute-sanitizer memcheck of test_dirac and test_linear_algebra (if installed);
 #   4. the benchmarks: Dirac operators on 16^4 and 48x24^3 against the device bandwidth and
-#      the bound per site, the field algebra, the solvers.
-# HR_DEVICE_STEPS (default "build check sanitizer bench") selects steps; HR_DEVICE_ARCH
+#      the bound per site, the field algebra, the solvers;
+#   5. sass: the width of the global loads and stores in the SASS of the Dirac and
+#      field-algebra kernels (cuobjdump, if installed), a table per kernel, Make/sass_widths.sh.
+# HR_DEVICE_STEPS (default "build check sanitizer bench sass") selects steps; HR_DEVICE_ARCH
 # (default: the GPU's compute capability from nvidia-smi, else 90) the sm_XX to build for.
 # Prints one line per step (ok / FAILED / skipped) and exits non-zero if any failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-${OUT:-/tmp/hr_device_out}}
 mkdir -p "$out"
-steps=${HR_DEVICE_STEPS:-build check sanitizer bench}
+steps=${HR_DEVICE_STEPS:-build check sanitizer bench sass}
 dc="$top/.devcheck"
 jobs=$(nproc 2>/dev/null || echo 4)
 status=0
@@ -119,6 +121,22 @@ case " $steps " in *" bench "*)
     grep -E 'op=|GB/s|bound|STREAM|device' "$out/bench_$1_$2.log" | head -30
   done
   [ $ok = 1 ] && note bench ok || note bench FAILED;;
+esac
+
+case " $steps " in *" sass "*)
+  cuobjdump=$(command -v cuobjdump || ls "$cuda"/bin/cuobjdump 2> /dev/null | head -1)
+  if [ -z "$cuobjdump" ]; then
+    note sass skipped
+  else
+    ok=1
+    for o in LibHR/Dirac/.libs/dirac_gpu_cuda.o Inverters/.libs/linear_algebra_gpu_cuda.o; do
+      "$cuobjdump" -sass "$build/$o" > "$out/sass_$(basename "$o" .o).txt" 2>&1 &&
+        sh "$src/Make/sass_widths.sh" "$out/sass_$(basename "$o" .o).txt" \
+          > "$out/sass_widths_$(basename "$o" .o).txt" || ok=0
+      head -40 "$out/sass_widths_$(basename "$o" .o).txt"
+    done
+    [ $ok = 1 ] && note sass ok || note sass FAILED
+  fi;;
 esac
 
 echo "gpu_device_check: ${summary[*]}"
