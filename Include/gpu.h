@@ -146,16 +146,12 @@ typedef struct {
     hr_gpu_check_launch(HR_STR(kernel_));                                                      \
     HR_COUNT_LAUNCH_(kernel_);                                                                 \
   } while (0)
-/* The same on the halo stream (hr_gpu_halo_stream below: the packing of the Dirac halo). */
-#define HR_LAUNCH_HALO(kernel_, nblocks_, nthreads_, ...)                                      \
-  do {                                                                                         \
-    kernel_<<<(nblocks_), (nthreads_), 0, (cudaStream_t)hr_gpu_halo_stream()>>>(__VA_ARGS__);  \
-    hr_gpu_check_launch(HR_STR(kernel_));                                                      \
-    HR_COUNT_LAUNCH_(kernel_);                                                                 \
-  } while (0)
 /* The same without the check (the caller asks hr_tune_launched). */
 #define HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                                \
   kernel_<<<(nblocks_), (nthreads_)>>>(__VA_ARGS__)
+/* The same on the halo stream (hr_gpu_halo_stream below: the packing of the Dirac halo). */
+#define HR_LAUNCH_HALO_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                           \
+  kernel_<<<(nblocks_), (nthreads_), 0, (cudaStream_t)hr_gpu_halo_stream()>>>(__VA_ARGS__)
 /* What the tuner passes to the runtime to ask for a kernel's attributes. */
 #define HR_KERNEL_FUNC_(kernel_) ((const void *)(kernel_))
 #define HR_BLOCK_INDEX() ((int)blockIdx.x)
@@ -199,10 +195,10 @@ typedef struct {
   } while (0)
 /* On the halo stream: run at once like every emulated kernel; the launch checks that the
  * halo stream waited for the compute stream since its last kernel (hr_gpu_halo_after_compute). */
-#define HR_LAUNCH_HALO(kernel_, nblocks_, nthreads_, ...)                                      \
+#define HR_LAUNCH_HALO_UNCHECKED_(kernel_, nblocks_, nthreads_, ...)                           \
   do {                                                                                         \
     hr_gpu_emu_halo_launch(HR_STR(kernel_), 1);                                                \
-    HR_LAUNCH(kernel_, nblocks_, nthreads_, __VA_ARGS__);                                      \
+    HR_LAUNCH_UNCHECKED_(kernel_, nblocks_, nthreads_, __VA_ARGS__);                           \
     hr_gpu_emu_halo_launch(HR_STR(kernel_), 0);                                                \
   } while (0)
 #define HR_KERNEL_FUNC_(kernel_) ((const void *)0)
@@ -235,6 +231,12 @@ typedef struct {
  * nothing is launched for n <= 0. A block size the device refuses is skipped (logged) and
  * the launch repeated with another candidate: never fatal while one can launch. */
 #define HR_TUNED_LAUNCH(kernel_, n_, class_, ...)                                              \
+  HR_TUNED_LAUNCH_BY_(HR_LAUNCH_UNCHECKED_, kernel_, n_, class_, __VA_ARGS__)
+/* The same on the halo stream (hr_gpu_halo_stream). While a size is being tuned, the tuner's
+ * timing waits for the whole device before and after the launch. */
+#define HR_TUNED_LAUNCH_HALO(kernel_, n_, class_, ...)                                         \
+  HR_TUNED_LAUNCH_BY_(HR_LAUNCH_HALO_UNCHECKED_, kernel_, n_, class_, __VA_ARGS__)
+#define HR_TUNED_LAUNCH_BY_(launch_, kernel_, n_, class_, ...)                                 \
   do {                                                                                         \
     const int hr_n_ = (n_);                                                                    \
     if (hr_n_ > 0) {                                                                           \
@@ -242,7 +244,7 @@ typedef struct {
       int hr_bs_ = hr_tune_begin_kernel(&hr_tok_, HR_STR(kernel_), HR_KERNEL_FUNC_(kernel_),   \
                                         HR_KERNEL_LIMITS(kernel_), hr_n_, (class_));           \
       for (;;) {                                                                               \
-        HR_LAUNCH_UNCHECKED_(kernel_, (hr_n_ + hr_bs_ - 1) / hr_bs_, hr_bs_, __VA_ARGS__);     \
+        launch_(kernel_, (hr_n_ + hr_bs_ - 1) / hr_bs_, hr_bs_, __VA_ARGS__);                  \
         if (hr_tune_launched(&hr_tok_)) break;                                                 \
         hr_bs_ = hr_tune_retry(&hr_tok_);                                                      \
       }                                                                                        \
@@ -315,9 +317,9 @@ int hr_gpu_emu_launch_ok(const char *kernel, hr_kernel_limits lim, int threads);
 void hr_gpu_emu_block(void *ctx, int block, int dim);
 /* Emulated HR_LAUNCH: stop the program if the launch just made was refused. */
 void hr_gpu_emu_check_launch(const char *kernel);
-/* Emulated HR_LAUNCH_HALO: on = 1 before the launch (stops the program if compute kernels were
- * launched since the last hr_gpu_halo_after_compute), 0 after it. Every other emulated launch
- * counts as compute work (hr_gpu_emu_launch_ok). */
+/* Emulated halo-stream launch (HR_TUNED_LAUNCH_HALO): on = 1 before the launch (stops the
+ * program if compute kernels were launched since the last hr_gpu_halo_after_compute), 0 after
+ * it. Every other emulated launch counts as compute work (hr_gpu_emu_launch_ok). */
 void hr_gpu_emu_halo_launch(const char *kernel, int on);
 /* Emulated: a kernel launch (from hr_gpu_emu_launch_ok), compute work unless on the halo stream. */
 void hr_gpu_emu_note_launch(void);
@@ -412,7 +414,7 @@ void hr_gpu_copy_on_device(void *dst, const void *src, size_t bytes);
  *   hr_gpu_halo_after_compute  later halo-stream work waits for the compute work queued so far
  *   hr_gpu_compute_after_halo  later compute work waits for the halo-stream work queued so far
  *   hr_gpu_halo_stream_wait    the host waits for the halo stream (before MPI reads a buffer)
- * and HR_LAUNCH_HALO launches a kernel on it. hr_gpu_synchronize waits for both streams.
+ * and HR_TUNED_LAUNCH_HALO launches a kernel on it. hr_gpu_synchronize waits for both streams.
  * CUDA: a non-blocking stream and two events, made on first use. Emulated: kernels run at
  * launch, but the halo-stream copies are queued and done only when the host or the compute
  * stream waits for them, as late as a device may do them; until then their destination reads

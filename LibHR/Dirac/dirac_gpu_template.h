@@ -219,11 +219,8 @@ HR_KERNEL_BOUNDED(DGPU_(dirac_halo_pack_kernel), 256, DGPU_REGS, dirac_gpu_args 
 }
 
 void DGPU_(dirac_gpu_halo_pack)(const dirac_gpu_args *a, const int *tab, void *send, int n) {
-  /* on the halo stream (gpu.h), not tuned: the tuner times launches on the default stream */
-  enum { threads = 128 };
-  if (n > 0)
-    HR_LAUNCH_HALO(DGPU_(dirac_halo_pack_kernel), (n + threads - 1) / threads, threads, *a, tab,
-                   send, n);
+  /* on the halo stream (gpu.h) */
+  HR_TUNED_LAUNCH_HALO(DGPU_(dirac_halo_pack_kernel), n, HR_TUNE_STREAMING, *a, tab, send, n);
 }
 
 void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a) {
