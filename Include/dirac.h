@@ -57,6 +57,12 @@ dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_b
 /* Overlap of communication and computation for every operator: 1 (default) or 0. */
 void dirac_set_comm_overlap(int on);
 int dirac_comm_overlap(void);
+/* Numbers per link that the GPU hopping kernels read (input key gpu:links): 18 (default), or
+ * 12 for 3x3 links (NF = 3): rows 0 and 1, row 2 rebuilt in the kernel from them and det U
+ * (Doc/gpu.md, "12-number links"). Stops with a message for 12 when NF != 3. No effect on
+ * the CPU loops. */
+void dirac_set_gpu_links(int numbers);
+int dirac_gpu_links(void);
 /* Halo exchanges of the operators (half spinors; CPU loops and GPU path) since the last
  * reset: their number, the bytes this process sent, the seconds spent projecting and posting
  * them, and the seconds spent waiting for them after the inner pieces (the part of the

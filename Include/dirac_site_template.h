@@ -120,6 +120,23 @@ DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_link_row_mul)(const DIRAC_TMP
   return acc;
 }
 
+#if NF == 3
+/* 12-number links (Doc/gpu.md): entry (2, j) of a 3x3 link from its rows 0 and 1,
+ * c conj(U_0k U_1l - U_0l U_1k) for (j, k, l) cyclic, with c = det U: 1 for a special unitary
+ * matrix, ph^3 for one that carries a boundary phase ph (dirac_bc_link_phase); the zero links
+ * of open boundaries have zero rows, and so a zero third row, for any c. */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_link_row2_entry)(const DIRAC_TMPL_MAT *U,
+                                                                    DIRAC_TMPL_CPLX c, int j) {
+  const int k = (j + 1) % 3, l = (j + 2) % 3;
+  return hr_cmul(c, hr_conj(hr_cmul(U->c[k], U->c[3 + l]) - hr_cmul(U->c[l], U->c[3 + k])));
+}
+/* Row 2 of U from its rows 0 and 1 (dirac_link_row2_entry). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_link_reconstruct)(DIRAC_TMPL_MAT *U, DIRAC_TMPL_CPLX c) {
+  DIRAC_UNROLL
+  for (int j = 0; j < 3; ++j) U->c[6 + j] = DIRAC_F_(dirac_link_row2_entry)(U, c, j);
+}
+#endif
+
 /* One direction of the hopping sum from the half spinor h of (1 + s gamma_mu) psi:
  * out (+)= (1 + s gamma_mu) W psi, with W = U for s = -1 (forward) and W = U^+ for s = +1
  * (backward). Colour row by colour row: each row of W h is reconstructed into out at once, so
@@ -136,6 +153,45 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir_half)(DIRAC_TMPL_SPINOR *ou
                                              DIRAC_F_(dirac_link_row_mul)(U, s, i, &h->c[r]));
   }
 }
+
+#if NF == 3
+/* Row i of W v (dirac_link_row_mul's operations, so its bits) for a 12-number link: rows 0
+ * and 1 of U set, the entries of row 2 built where they are used (dirac_link_row2_entry with
+ * c = det U). */
+DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_link12_row_mul)(const DIRAC_TMPL_MAT *U,
+                                                                   DIRAC_TMPL_CPLX c, int s,
+                                                                   int i,
+                                                                   const DIRAC_TMPL_VEC *v) {
+  DIRAC_TMPL_CPLX acc;
+  if (s < 0) {
+    if (i < 2) return DIRAC_F_(dirac_link_row_mul)(U, s, i, v);
+    acc = hr_cmul(DIRAC_F_(dirac_link_row2_entry)(U, c, 0), v->c[0]);
+    DIRAC_UNROLL
+    for (int k = 1; k < NF; ++k) acc += hr_cmul(DIRAC_F_(dirac_link_row2_entry)(U, c, k), v->c[k]);
+  } else {
+    acc = hr_conj_cmul(U->c[i], v->c[0]);
+    acc += hr_conj_cmul(U->c[NF + i], v->c[1]);
+    acc += hr_conj_cmul(DIRAC_F_(dirac_link_row2_entry)(U, c, i), v->c[2]);
+  }
+  return acc;
+}
+
+/* dirac_site_hop_dir_half for a 12-number link (dirac_link12_row_mul): the third row is
+ * never held whole; the bits of dirac_site_hop_dir_half on the reconstructed link. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop_dir_half_12)(DIRAC_TMPL_SPINOR *out, int mu,
+                                                              int s, int first,
+                                                              const DIRAC_F_(dirac_half_spinor) * h,
+                                                              const DIRAC_TMPL_MAT *U,
+                                                              DIRAC_TMPL_CPLX c) {
+  DIRAC_UNROLL
+  for (int i = 0; i < NF; ++i) {
+    DIRAC_UNROLL
+    for (int r = 0; r < 2; ++r)
+      DIRAC_F_(dirac_spin_reconstruct_entry)(out, mu, s, first, r, i,
+                                             DIRAC_F_(dirac_link12_row_mul)(U, c, s, i, &h->c[r]));
+  }
+}
+#endif
 
 /* One direction of the hopping sum: out (+)= (1 + s gamma_mu) W psi (dirac_site_hop_dir_half
  * after the projection). */

@@ -89,6 +89,15 @@
     for (int u = 0; u < hr_n_; ++u)                                                            \
       HR_UNIT_LOAD(&o[u], &in[(size_t)u * (size_t)stride]);                                    \
   }                                                                                            \
+  /* the first nunits units only (read_gpu_suNf_units: the two rows of a 12-number link) */  \
+  HR_INLINE void read_gpu_##T##_units(int stride, T *out, const void *block, int ix, int comp, \
+                                      int nunits) {                                            \
+    enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
+    const U *in = (const U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;               \
+    U *o = (U *)out;                                                                           \
+    for (int u = 0; u < nunits; ++u)                                                           \
+      HR_UNIT_LOAD(&o[u], &in[(size_t)u * (size_t)stride]);                                    \
+  }                                                                                            \
   HR_INLINE void write_gpu_##T(int stride, const T *value, void *block, int ix, int comp) {    \
     enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
     U *out = (U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;                          \
@@ -374,6 +383,10 @@ const int *hr_gpu_ipt(void);
  * stored element e = ix - glattice.master_shift of glattice (halo and copy elements: that of
  * the site they stand for): the key of the random streams of random_fields.h. */
 const uint64_t *hr_gpu_global_index(void);
+/* Device table of one byte per stored element e = ix - glattice.master_shift of glattice:
+ * bit mu set when the site's global coordinate x_mu is GLB_SIZE[mu] - 1 (the link U_mu(x)
+ * crosses the boundary), bit 4 + mu when x_mu is 0 (U_mu(x - mu) crosses it). */
+const unsigned char *hr_gpu_edge_flags(void);
 /* Free the tables (rebuilt on the next use; nothing to do in CPU builds). */
 void hr_gpu_sites_release(void);
 

@@ -114,6 +114,7 @@ case " $steps " in *" bench "*)
   b="$build/Benchmarks"
   for run in "speed_test_diracoperator input_file_dirac" \
              "speed_test_diracoperator input_file_dirac_large" \
+             "speed_test_diracoperator input_file_dirac_links12" \
              "speed_test_linear_algebra input_file_linear_algebra" \
              "speed_test_inverters input_file_inverters"; do
     set -- $run

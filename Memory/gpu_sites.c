@@ -1,6 +1,7 @@
 /* gpu_sites.c -- device tables for kernels that read other sites than their own (neighbours,
  * halo): where every stored index of glattice, glat_even and glat_odd lives in the device
- * layout (piece start and length), and device copies of hr_iup, hr_idn and hr_ipt; built on
+ * layout (piece start and length), device copies of hr_iup, hr_idn and hr_ipt, the global
+ * index of every site and its boundary bits (hr_gpu_edge_flags); built on
  * first use for the current geometry and rebuilt when it changes (gpu.h). Nothing in CPU
  * builds. */
 #include "gpu.h"
@@ -16,7 +17,8 @@ static struct {
   int *sites[3];    /* glattice, glat_even, glat_odd: off[n] then len[n], n = gsize_gauge */
   int *iup, *idn, *ipt;
   uint64_t *glb; /* global index of every stored element of glattice */
-} tab = {-1, {NULL, NULL, NULL}, NULL, NULL, NULL, NULL};
+  unsigned char *edge; /* boundary bits of every stored element of glattice */
+} tab = {-1, {NULL, NULL, NULL}, NULL, NULL, NULL, NULL, NULL};
 
 void hr_gpu_sites_release(void) {
   for (int k = 0; k < 3; k++) {
@@ -27,8 +29,10 @@ void hr_gpu_sites_release(void) {
   hr_gpu_free(tab.idn);
   hr_gpu_free(tab.ipt);
   hr_gpu_free(tab.glb);
+  hr_gpu_free(tab.edge);
   tab.iup = tab.idn = tab.ipt = NULL;
   tab.glb = NULL;
+  tab.edge = NULL;
   tab.generation = -1;
 }
 
@@ -80,6 +84,21 @@ static void tables_update(void) {
   for (int e = 0; e < n; e++) glb[e] = global_site_index(e + glattice.master_shift);
   tab.glb = (uint64_t *)hr_gpu_alloc((size_t)n * sizeof(uint64_t));
   hr_gpu_copy_to_device(tab.glb, glb, (size_t)n * sizeof(uint64_t));
+  unsigned char *edge = malloc((size_t)(n > 0 ? n : 1));
+  if (edge == NULL) hr_error("out of memory for the device site tables");
+  for (int e = 0; e < n; e++) {
+    int x[4];
+    global_coordinates(x, e + glattice.master_shift);
+    unsigned char bits = 0;
+    for (int mu = 0; mu < 4; mu++) {
+      if (x[mu] == GLB_SIZE[mu] - 1) bits |= (unsigned char)(1u << mu);
+      if (x[mu] == 0) bits |= (unsigned char)(16u << mu);
+    }
+    edge[e] = bits;
+  }
+  tab.edge = (unsigned char *)hr_gpu_alloc((size_t)(n > 0 ? n : 1));
+  hr_gpu_copy_to_device(tab.edge, edge, (size_t)n);
+  free(edge);
   free(glb);
   tab.generation = geometry_generation();
 }
@@ -99,6 +118,7 @@ const int *hr_gpu_iup(void) { tables_update(); return tab.iup; }
 const int *hr_gpu_idn(void) { tables_update(); return tab.idn; }
 const int *hr_gpu_ipt(void) { tables_update(); return tab.ipt; }
 const uint64_t *hr_gpu_global_index(void) { tables_update(); return tab.glb; }
+const unsigned char *hr_gpu_edge_flags(void) { tables_update(); return tab.edge; }
 #else
 void hr_gpu_sites_release(void) {}
 #endif

@@ -1,5 +1,6 @@
 /* setup.c -- start and end of a LibHR program: MPI start-up, command line (-i, -o, -h),
  * opening of the input file with its log:* keys, rank/size/thread queries. */
+#include "dirac.h"
 #include "gpu.h"
 #include "hr_core.h"
 #include "hr_error.h"
@@ -167,15 +168,27 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
-  /* gpu:halo = auto|device|host (accepted, and ignored, in builds without a GPU) */
-  int halo_path = HR_GPU_HALO_AUTO;
+  /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a
+   * GPU) */
+  int halo_path = HR_GPU_HALO_AUTO, links12 = 0;
   const input_key gpu_keys[] = {
       {"gpu:halo", INPUT_CHOICE, &halo_path, "auto", "auto|device|host",
        "GPU halo exchanges: device memory to MPI where it reads it (auto), always (device), "
        "or staged through host memory (host)"},
+      {"gpu:links", INPUT_CHOICE, &links12, "18", "18|12",
+       "numbers per link read by the GPU Dirac kernels: all (18), or the first two rows, the "
+       "third rebuilt (12; 3x3 links only)"},
       INPUT_KEYS_END};
   input_read(in, NULL, gpu_keys);
 #if HR_GPU_ENABLED
+  if (links12 && NF != 3)
+    input_fail(in, NULL, "gpu:links",
+               "gpu:links = 12 rebuilds the third row of 3x3 links; the links of this build are "
+               "%dx%d: use 18",
+               NF, NF);
+  dirac_set_gpu_links(links12 ? 12 : 18);
+  lprintf("GPU", 10, "Dirac hopping kernels: %s\n",
+          links12 ? "12 numbers per link (rows 0 and 1; row 2 rebuilt)" : "18 numbers per link");
   hr_gpu_set_halo_path((hr_gpu_halo_path)halo_path);
   log_gpu_devices();
 #endif

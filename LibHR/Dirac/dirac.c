@@ -22,6 +22,7 @@
 #include "suN.h"
 
 static int dirac_overlap = 1;
+static int dirac_links_per_site = 18; /* numbers per link the GPU kernels read */
 static dirac_comm_stats dirac_comm; /* of both paths, since the last reset */
 
 /* Stops with a message when this CPU lacks the vector instructions that the CPU loops were
@@ -77,6 +78,22 @@ static dirac_gpu_args dirac_gpu_args_for(const geometry_descriptor *og,
   a.idn = hr_gpu_idn();
   return a;
 }
+/* 12-number links (dirac_set_gpu_links): the boundary bits of the sites and det U of the
+ * links of D in the bulk (b = 0) and across the boundary (b = 1), the cube of the phase that
+ * dirac_bc_link_phase puts on the represented links (0 for the zero links of open boundaries:
+ * their rows vanish, and so does the rebuilt one). Nothing for 18-number links. */
+static void dirac_gpu_args_links(dirac_gpu_args *a, const dirac_op *D) {
+  if (dirac_links_per_site != 12) return;
+  a->edge = hr_gpu_edge_flags();
+  for (int mu = 0; mu < 4; mu++)
+    for (int b = 0; b < 2; b++) {
+      /* any coordinate but the last one is in the bulk */
+      const hr_complex ph = dirac_bc_link_phase(&D->bc, mu, b ? GLB_SIZE[mu] - 1 : -1);
+      const hr_complex det = hr_cmul(ph, hr_cmul(ph, ph));
+      a->link_det[mu][b][0] = hr_creal(det);
+      a->link_det[mu][b][1] = hr_cimag(det);
+    }
+}
 #define GPU_LINKS_DBL(ls) ((const void *)sync_gpu_suNf_field((ls)->uf_hop))
 #define GPU_LINKS_FLT(ls) ((const void *)sync_gpu_suNf_field_flt((ls)->uf_flt))
 #endif
@@ -98,6 +115,18 @@ void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, flo
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
+void dirac_set_gpu_links(int numbers) {
+  if (numbers != 18 && numbers != 12)
+    hr_error_code(HR_EXIT_INPUT, "gpu:links = %d: the GPU kernels read 18 or 12 numbers per link",
+                  numbers);
+  if (numbers == 12 && NF != 3)
+    hr_error_code(HR_EXIT_INPUT,
+                  "gpu:links = 12 rebuilds the third row of 3x3 links, but the links of this "
+                  "build are %dx%d (NF = %d): use gpu:links = 18",
+                  NF, NF, NF);
+  dirac_links_per_site = numbers;
+}
+int dirac_gpu_links(void) { return dirac_links_per_site; }
 dirac_comm_stats dirac_comm_stats_get(void) { return dirac_comm; }
 void dirac_comm_stats_reset(void) { memset(&dirac_comm, 0, sizeof dirac_comm); }
 int dirac_comm_overlap(void) { return dirac_overlap; }

@@ -51,6 +51,7 @@ static dirac_gpu_runs dirac_gpu_runs_of(const geometry_descriptor *g, int *p, in
 #define DGPU_CLOVER suNf_clover
 #define DGPU_REAL double
 #define DGPU_CPLX hr_complex
+#define DGPU_MKCPLX hr_cmplx
 /* Budgets (Doc/gpu.md): 128 registers at blocks of up to 256 threads; the M x + s H result
  * is stored whole (by chirality spilled more in double: 56-64 B against 40-44 B, sm_90). */
 #define DGPU_REGS 128
@@ -65,6 +66,7 @@ static dirac_gpu_runs dirac_gpu_runs_of(const geometry_descriptor *g, int *p, in
 #define DGPU_CLOVER suNf_clover_flt
 #define DGPU_REAL float
 #define DGPU_CPLX hr_complex_flt
+#define DGPU_MKCPLX hr_cmplx_flt
 /* 96 registers: __launch_bounds__ only holds a kernel to 96 with blocks of at most 128
  * threads (five blocks per multiprocessor); the M x + s H variants then fit without spills
  * when each chirality of the result is stored as soon as it is formed. */

@@ -32,6 +32,13 @@ typedef struct {
   const int *halo_tab;
   const void *halo_recv;
   int halo_lo, halo_n;
+  /* 12-number links (gpu:links = 12, NF = 3; else edge is NULL): rows 0 and 1 of each link
+   * are read and the entries of row 2 rebuilt where used (dirac_link_row2_entry) with the
+   * factor link_det[mu][b] = (re, im) of det U_mu: b = 1 for the links that cross the
+   * boundary, as edge (the boundary bits of hr_gpu_edge_flags) tells for the output site,
+   * else b = 0. */
+  const unsigned char *edge;
+  double link_det[4][2][2];
 } dirac_gpu_args;
 
 /* The sites of one launch: runs of consecutive indices (pieces that follow each other in

@@ -1,7 +1,7 @@
 /* dirac_gpu_template.h -- the kernels and launchers of dirac_gpu.c for one precision; included
  * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_VEC,
- * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX, DGPU_REAL, DGPU_REGS, DGPU_THREADS (launch bounds) and
- * DGPU_STORE_BY_CHIRALITY defined; they are undefined at the end. */
+ * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX, DGPU_MKCPLX, DGPU_REAL, DGPU_REGS, DGPU_THREADS (launch
+ * bounds) and DGPU_STORE_BY_CHIRALITY defined; they are undefined at the end. */
 
 /* The parameters must be defined by the includer. */
 #ifndef DGPU_SFX
@@ -31,6 +31,9 @@
 #ifndef DGPU_CPLX
 #error "dirac_gpu_template.h: define DGPU_CPLX (the complex type) before including"
 #endif
+#ifndef DGPU_MKCPLX
+#error "dirac_gpu_template.h: define DGPU_MKCPLX (the complex constructor) before including"
+#endif
 #ifndef DGPU_REAL
 #error "dirac_gpu_template.h: define DGPU_REAL (the real type) before including"
 #endif
@@ -38,6 +41,7 @@
 #define DGPU_(name) HR_CAT(name, DGPU_SFX)
 #define DGPU_RD_(type) HR_CAT(read_gpu_, type)
 #define DGPU_WR_(type) HR_CAT(write_gpu_, type)
+#define DGPU_RD_UNITS_(type) HR_CAT(HR_CAT(read_gpu_, type), _units)
 
 /* The strided reference (dirac_clover_ref) of the clover element ex of the device piece at
  * offset off with len elements, in the clover field cl. */
@@ -80,39 +84,58 @@ HR_INLINE void DGPU_(dirac_gpu_project)(HR_CAT(dirac_half_spinor, DGPU_SFX) * h,
 /* One direction of the hopping sum at site ix: projects the neighbour spinor while reading it,
  * reads the link, then r (+)= (1 + sg gamma_mu) W psi (dirac_site_hop_dir_half: two
  * mat-vecs, reconstruction, accumulation), so that only a half spinor and one link are live
- * besides r. */
+ * besides r. links = 12 (NF = 3): only rows 0 and 1 of the link are read, row 2 is rebuilt
+ * where used (dirac_site_hop_dir_half_12) with det U = a->link_det[mu][b], b the boundary bit
+ * of this link in edge, the boundary bits of ix. */
 HR_INLINE void DGPU_(dirac_gpu_hop_dir)(const dirac_gpu_args *a, int ix, int ex, int ux_off,
-                                        int ux_len, int mu, int sg, int first, DGPU_SPINOR *r) {
+                                        int ux_len, int edge, int links, int mu, int sg,
+                                        int first, DGPU_SPINOR *r) {
   const DGPU_MAT *u = (const DGPU_MAT *)a->u;
   HR_CAT(dirac_half_spinor, DGPU_SFX) h;
   DGPU_MAT w;
+  const int units = links == 12 ? 2 * NF : NF * NF; /* a constant in each kernel */
   if (sg < 0) {
     DGPU_(dirac_gpu_project)(&h, a, a->iup[4 * ix + mu], mu, sg);
-    DGPU_RD_(DGPU_MAT)(ux_len, &w, u + 4 * ux_off, ex - ux_off, mu);
+    DGPU_RD_UNITS_(DGPU_MAT)(ux_len, &w, u + 4 * ux_off, ex - ux_off, mu, units);
   } else {
     const int iz = a->idn[4 * ix + mu];
     DGPU_(dirac_gpu_project)(&h, a, iz, mu, sg);
     HR_GPU_SITE_AT(a->usites, iz, e, off, len);
-    DGPU_RD_(DGPU_MAT)(len, &w, u + 4 * off, e - off, mu);
+    DGPU_RD_UNITS_(DGPU_MAT)(len, &w, u + 4 * off, e - off, mu, units);
   }
+#if NF == 3
+  if (links == 12) {
+    const int b = (edge >> (sg < 0 ? mu : 4 + mu)) & 1;
+    const DGPU_CPLX det =
+        DGPU_MKCPLX((DGPU_REAL)a->link_det[mu][b][0], (DGPU_REAL)a->link_det[mu][b][1]);
+    HR_CAT(dirac_site_hop_dir_half_12, DGPU_SFX)(r, mu, sg, first, &h, &w, det);
+    return;
+  }
+#endif
+  (void)edge;
   HR_CAT(dirac_site_hop_dir_half, DGPU_SFX)(r, mu, sg, first, &h, &w);
 }
 
-/* The hopping application at one output site, for one variant (mode, g5, clover): constants
+/* The hopping application at one output site, for one variant (mode, g5, clover, links):
+ * constants
  * at every call, so each kernel below is compiled without the branches of the others. The
  * directions are summed in the order of dirac_site_hop_generic. */
 HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mode, int g5,
-                                         int has_cl) {
+                                         int has_cl, int links) {
   DGPU_SPINOR r, o;
   HR_GPU_SITE_AT(a->usites, ix, ex, ux_off, ux_len);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 0, -1, 1, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 0, +1, 0, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 1, -1, 0, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 1, +1, 0, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 2, -1, 0, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 2, +1, 0, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 3, -1, 0, &r);
-  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, 3, +1, 0, &r);
+  const int edge = links == 12 ? a->edge[ex] : 0;
+#define DGPU_DIR_(mu, sg, first)                                                               \
+  DGPU_(dirac_gpu_hop_dir)(a, ix, ex, ux_off, ux_len, edge, links, mu, sg, first, &r)
+  DGPU_DIR_(0, -1, 1);
+  DGPU_DIR_(0, +1, 0);
+  DGPU_DIR_(1, -1, 0);
+  DGPU_DIR_(1, +1, 0);
+  DGPU_DIR_(2, -1, 0);
+  DGPU_DIR_(2, +1, 0);
+  DGPU_DIR_(3, -1, 0);
+  DGPU_DIR_(3, +1, 0);
+#undef DGPU_DIR_
   HR_GPU_LOAD_BARRIER(); /* the epilogue's loads stay after the hopping sum */
   HR_GPU_SITE_AT(a->osites, ix, eo, o_off, o_len);
   /* the clover block is read an entry at a time where it is used */
@@ -146,16 +169,25 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
   DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a->out + o_off, eo - o_off, 0);
 }
 
-/* One kernel per variant: one thread per site of the runs of pieces rs (dirac_gpu_runs).
+/* One kernel per variant: one thread per site of the runs of pieces rs (dirac_gpu_runs);
+ * dirac_hop_kernel[_flt]_M_G_C reads whole links, ..._M_G_C_12 (NF = 3) 12-number links.
  * Bounds: DGPU_THREADS threads, DGPU_REGS registers (Doc/gpu.md). */
-#define DGPU_HOP_KERNEL_(mode, g5, cl)                                                         \
-  HR_KERNEL_BOUNDED(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), DGPU_THREADS,      \
-                    DGPU_REGS, dirac_gpu_args a, dirac_gpu_runs rs) {                          \
+#define DGPU_HOP_KERNEL_ONE_(name, mode, g5, cl, links)                                        \
+  HR_KERNEL_BOUNDED(name, DGPU_THREADS, DGPU_REGS, dirac_gpu_args a, dirac_gpu_runs rs) {      \
     HR_THREAD_LOOP(t) {                                                                        \
       const int ix = dirac_gpu_run_site(&rs, HR_THREAD_INDEX(t));                              \
-      if (ix >= 0) DGPU_(dirac_gpu_hop_site)(&a, ix, mode, g5, cl);                            \
+      if (ix >= 0) DGPU_(dirac_gpu_hop_site)(&a, ix, mode, g5, cl, links);                     \
     }                                                                                          \
   }
+#if NF == 3
+#define DGPU_HOP_KERNEL_(mode, g5, cl)                                                         \
+  DGPU_HOP_KERNEL_ONE_(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), mode, g5, cl, 18) \
+  DGPU_HOP_KERNEL_ONE_(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl##_12), mode, g5,    \
+                       cl, 12)
+#else
+#define DGPU_HOP_KERNEL_(mode, g5, cl)                                                         \
+  DGPU_HOP_KERNEL_ONE_(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), mode, g5, cl, 18)
+#endif
 DGPU_HOP_KERNEL_(0, 0, 0)
 DGPU_HOP_KERNEL_(0, 0, 1)
 DGPU_HOP_KERNEL_(0, 1, 0)
@@ -169,6 +201,7 @@ DGPU_HOP_KERNEL_(2, 0, 1)
 DGPU_HOP_KERNEL_(2, 1, 0)
 DGPU_HOP_KERNEL_(2, 1, 1)
 #undef DGPU_HOP_KERNEL_
+#undef DGPU_HOP_KERNEL_ONE_
 
 /* One thread per site of the runs rs: the diagonal part. */
 HR_KERNEL_BOUNDED(DGPU_(dirac_diag_kernel), DGPU_THREADS, DGPU_REGS, dirac_gpu_args a,
@@ -224,15 +257,22 @@ void DGPU_(dirac_gpu_halo_pack)(const dirac_gpu_args *a, const int *tab, void *s
 }
 
 void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const dirac_gpu_args *a) {
-  const int variant = 4 * a->mode + 2 * (a->g5 != 0) + (a->cl != NULL);
+  const int links12 = NF == 3 && a->edge != NULL;
+  const int variant = 12 * links12 + 4 * a->mode + 2 * (a->g5 != 0) + (a->cl != NULL);
   for (int ixp = p0; ixp < p1;) {
     const dirac_gpu_runs rs = dirac_gpu_runs_of(og, &ixp, p1);
     const int n = rs.first_thread[rs.n];
+#define DGPU_CASE_ONE_(name, v)                                                                \
+  case v: HR_TUNED_LAUNCH(name, n, HR_TUNE_STREAMING, *a, rs); break;
+#if NF == 3
 #define DGPU_CASE_(mode, g5, cl)                                                               \
-  case 4 * mode + 2 * g5 + cl:                                                                 \
-    HR_TUNED_LAUNCH(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), n,                 \
-                    HR_TUNE_STREAMING, *a, rs);                                                \
-    break;
+  DGPU_CASE_ONE_(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), 4 * mode + 2 * g5 + cl) \
+  DGPU_CASE_ONE_(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl##_12),                  \
+                 12 + 4 * mode + 2 * g5 + cl)
+#else
+#define DGPU_CASE_(mode, g5, cl)                                                               \
+  DGPU_CASE_ONE_(HR_CAT(DGPU_(dirac_hop_kernel), _##mode##_##g5##_##cl), 4 * mode + 2 * g5 + cl)
+#endif
     switch (variant) {
       DGPU_CASE_(0, 0, 0) DGPU_CASE_(0, 0, 1) DGPU_CASE_(0, 1, 0) DGPU_CASE_(0, 1, 1)
       DGPU_CASE_(1, 0, 0) DGPU_CASE_(1, 0, 1) DGPU_CASE_(1, 1, 0) DGPU_CASE_(1, 1, 1)
@@ -240,6 +280,7 @@ void DGPU_(dirac_gpu_hop)(const geometry_descriptor *og, int p0, int p1, const d
       default: break;
     }
 #undef DGPU_CASE_
+#undef DGPU_CASE_ONE_
   }
 }
 
@@ -253,9 +294,11 @@ void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a
 #undef DGPU_
 #undef DGPU_RD_
 #undef DGPU_WR_
+#undef DGPU_RD_UNITS_
 #undef DGPU_REGS
 #undef DGPU_THREADS
 #undef DGPU_STORE_BY_CHIRALITY
+#undef DGPU_MKCPLX
 #undef DGPU_SFX
 #undef DGPU_SPINOR
 #undef DGPU_VEC

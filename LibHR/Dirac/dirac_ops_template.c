@@ -134,6 +134,7 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   if (dirac_on_gpu(D)) {
 #if HR_GPU_ENABLED
     dirac_gpu_args a = dirac_gpu_args_for(og, ig);
+    dirac_gpu_args_links(&a, D);
     a.in = DOP_K_(sync_gpu_)(in);
     a.x = x != NULL ? DOP_K_(sync_gpu_)(x) : NULL;
     a.u = DOP_GPU_LINKS(ls);

@@ -440,6 +440,56 @@ static void check_gpu_halo_bytes(const dirac_op *D, const char *tag) {
 }
 #endif
 
+#if HR_GPU_ENABLED && NF == 3
+/* 12-number links (gpu:links = 12): the GPU path with the third rows rebuilt equals the CPU
+ * loops for every operator, both precisions (check_gpu_vs_cpu with links 12; the bc of D
+ * give the links phases in the bulk and across the boundary), and, for fundamental links, it
+ * never reads a third row: with NaN in the third row of every link of u (Wilson operator: the
+ * clover term would read them), the hopping term has the bits of the clean links, while
+ * 18-number links give NaN. */
+static void check_gpu_links12(const dirac_op *D, const char *tag) {
+  char t[64];
+  snprintf(t, sizeof t, "%s, links 12", tag);
+  dirac_set_gpu_links(12);
+  check_gpu_vs_cpu(D, t);
+  if (D->csw == 0. && HR_BUILD_REPR == HR_FUND) {
+    suNg_field *bad = dt_gauge();
+    sync_host_suNg_field(D->u);
+    host_write_suNg_field(bad);
+    _MASTER_FOR(&glattice, ix)
+    for (int mu = 0; mu < 4; mu++) {
+      suNg *w = _4FIELD_AT(bad, ix, mu);
+      *w = *_4FIELD_AT(D->u, ix, mu);
+      for (int j = 0; j < NG; j++) w->c[(NG - 1) * NG + j] = hr_cmplx(NAN, NAN);
+    }
+    sendrecv_field(&glattice, HR_LAYOUT_GAUGE, bad->ptr, 4 * sizeof(suNg));
+    const dirac_op Dg = on_backend(D, 1);
+    dirac_op Dbad = Dg;
+    Dbad.u = bad;
+    for (int k = 0; k < 3; k++) {
+      const gpu_case *c = &hop_cases[k];
+      spinor_field *psi = dt_spinor(c->in_g), *a = dt_spinor(c->out_g), *b = dt_spinor(c->out_g);
+      dt_random_spinor_field(psi, 51 + (uint64_t)k);
+      c->d(a, &Dg, psi);
+      c->d(b, &Dbad, psi);
+      const double d12 = dt_diff2(a, b);
+      CHECK(d12 == 0., "%s %s: links 12 read the third rows (difference %g)", c->name, tag, d12);
+      dirac_set_gpu_links(18);
+      c->d(b, &Dbad, psi);
+      const double d18 = dt_diff2(a, b);
+      CHECK(isnan(d18), "%s %s: links 18 did not see the poisoned third rows (%g)", c->name,
+            tag, d18);
+      dirac_set_gpu_links(12);
+      DT_FREE(psi);
+      DT_FREE(a);
+      DT_FREE(b);
+    }
+    DT_FREE(bad);
+  }
+  dirac_set_gpu_links(18);
+}
+#endif
+
 /* Hopping between parities vs the full operator; Schur complement vs full operator. */
 static void check_even_odd(const dirac_op *D, const char *tag) {
   spinor_field *psi = dt_spinor(&glattice), *full = dt_spinor(&glattice),
@@ -749,6 +799,12 @@ static void check_open_bc(const suNg_field *u) {
   CHECK(dl == 0., "open bc: the last time slice sees slice 0 (change %g)", dl);
   CHECK(d1 == 0., "open bc: slice 1 sees slice 0 (change %g)", d1);
   CHECK(d0 > 1e-3, "open bc: slice 0 should see its own change (change %g)", d0);
+#if HR_GPU_ENABLED
+  check_gpu_vs_cpu(&D, "open bc");
+#if NF == 3
+  check_gpu_links12(&D, "open bc");
+#endif
+#endif
   DT_FREE(psi); DT_FREE(phi); DT_FREE(a); DT_FREE(b);
 }
 
@@ -809,6 +865,11 @@ int main(int argc, char **argv) {
     check_gpu_halo_bytes(D, tag);
     snprintf(name, sizeof name, "%s: GPU halo of half spinors, launches", tag);
     tc_case_end(name);
+#if NF == 3
+    check_gpu_links12(D, tag);
+    snprintf(name, sizeof name, "%s: GPU path with 12-number links", tag);
+    tc_case_end(name);
+#endif
 #endif
     if (clov) {
       check_clover_blocks(D, tag);

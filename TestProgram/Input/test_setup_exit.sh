@@ -8,7 +8,8 @@
 # same with 2 ranks, plus mpi2_*.in (process grid against the rank count) with 2 ranks only.
 # check_good.in (a 1x1x1x1 grid) runs on one process only. GPU builds: the device of every
 # rank is logged (node-local rank mod devices), HR_GPU_DEVICE out of range stops, and the
-# key gpu:halo (gpu_*.in) chooses the halo path; other builds accept the key (good_gpu_key.in).
+# keys gpu:halo and gpu:links (gpu_*.in) choose the halo path and the numbers per link; other
+# builds accept the keys (good_gpu_key.in).
 set -u
 prog="$PWD/setup_demo"
 check_prog="$PWD/check_demo"
