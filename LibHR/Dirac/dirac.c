@@ -119,11 +119,8 @@ void dirac_set_gpu_links(int numbers) {
   if (numbers != 18 && numbers != 12)
     hr_error_code(HR_EXIT_INPUT, "gpu:links = %d: the GPU kernels read 18 or 12 numbers per link",
                   numbers);
-  if (numbers == 12 && NF != 3)
-    hr_error_code(HR_EXIT_INPUT,
-                  "gpu:links = 12 rebuilds the third row of 3x3 links, but the links of this "
-                  "build are %dx%d (NF = %d): use gpu:links = 18",
-                  NF, NF, NF);
+  if (numbers == 12 && NF != 3) /* hr_setup says so first, with the input file's line */
+    hr_error_code(HR_EXIT_INPUT, "12-number links need 3x3 links; this build has NF = %d", NF);
   dirac_links_per_site = numbers;
 }
 int dirac_gpu_links(void) { return dirac_links_per_site; }

@@ -117,9 +117,8 @@ HR_INLINE void DGPU_(dirac_gpu_hop_dir)(const dirac_gpu_args *a, int ix, int ex,
 }
 
 /* The hopping application at one output site, for one variant (mode, g5, clover, links):
- * constants
- * at every call, so each kernel below is compiled without the branches of the others. The
- * directions are summed in the order of dirac_site_hop_generic. */
+ * constants at every call, so each kernel below is compiled without the branches of the
+ * others. The directions are summed in the order of dirac_site_hop_generic. */
 HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mode, int g5,
                                          int has_cl, int links) {
   DGPU_SPINOR r, o;
