@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
   const double sp = 4. * NF * 16, lk = NF * NF * 16.; /* bytes of a spinor / link, double */
   /* the GPU path: with gpu:links = 12 the kernels read two rows of each link */
   const int on_gpu = HR_GPU_ENABLED && hr_backend_current() == HR_BACKEND_GPU;
-  const int links = on_gpu ? dirac_gpu_links() : NF * NF * 2;
+  const int links = on_gpu ? dirac_gpu_links() : 18;
   const double lk_read = links == 12 ? 2. * NF * 16. : lk;
   const double hop_b = 8 * lk_read + 2 * sp;      /* hopping term per output site */
   const double blk_b = (double)sizeof(suNf_clover); /* one site's packed clover blocks */

@@ -108,14 +108,14 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
   return 2 + perm[mu][r];
 }
 
-/* DIRAC_TMPL_ROW_FENCE(): in device code a block-scope fence between the rows of the clover
+/* DIRAC_ROW_FENCE(): in device code a block-scope fence between the rows of the clover
  * epilogue, so that ptxas does not hoist the next rows' block entries into the registers of
- * this one (HR_GPU_LOAD_BARRIER of hr_inline.h). The double M x + s H kernels spilled 172 B on
- * sm_90 without it, 40 B with it; the single-precision ones, held to 96 registers, 8 B
- * without it and none with it. */
+ * this one (HR_GPU_LOAD_BARRIER of hr_inline.h; nothing on the host). The double M x + s H
+ * kernels spilled 172 B on sm_90 without it, 40 B with it; the single-precision ones, held to
+ * 96 registers, 8 B without it and none with it. */
+#define DIRAC_ROW_FENCE() HR_GPU_LOAD_BARRIER()
 
 /* double precision */
-#define DIRAC_TMPL_ROW_FENCE() HR_GPU_LOAD_BARRIER()
 #define DIRAC_TMPL_SFX
 #define DIRAC_TMPL_SPINOR suNf_spinor
 #define DIRAC_TMPL_VEC suNf_vector
@@ -131,7 +131,6 @@ DIRAC_ALWAYS_INLINE int dirac_spin_partner(int mu, int r) {
 #include "dirac_site_template.h"
 
 /* single precision */
-#define DIRAC_TMPL_ROW_FENCE() HR_GPU_LOAD_BARRIER()
 #define DIRAC_TMPL_SFX _flt
 #define DIRAC_TMPL_SPINOR suNf_spinor_flt
 #define DIRAC_TMPL_VEC suNf_vector_flt

@@ -3,8 +3,7 @@
  * written once for both precisions. No include guard: dirac_site.h includes it once per
  * precision after defining DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR,
  * DIRAC_TMPL_VEC, DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX,
- * DIRAC_TMPL_CLOVER, DIRAC_TMPL_UINT (unsigned integer of the real's size),
- * DIRAC_TMPL_ROW_FENCE() (the device fence between clover rows, dirac_site.h) and, for the
+ * DIRAC_TMPL_CLOVER, DIRAC_TMPL_UINT (unsigned integer of the real's size) and, for the
  * vectorised CPU form, DIRAC_TMPL_HAS_FMA, DIRAC_TMPL_V4_FMA and DIRAC_TMPL_V4_FNMA; they are
  * undefined at the end. The vectorised CPU form and the CPU site kernel dirac_cpu_site are
  * in the sections so headed.
@@ -477,7 +476,7 @@ DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_clover_row_mul)(
   DIRAC_UNROLL
   for (int b = 1; b < NF; ++b)
     acc += hr_cmul(DIRAC_F_(dirac_clover_entry_sc)(c, ch, s, a, 0, b), x->c[2 * ch].c[b]);
-  DIRAC_TMPL_ROW_FENCE(); /* and half a row at a time */
+  DIRAC_ROW_FENCE(); /* and half a row at a time */
   DIRAC_UNROLL
   for (int b = 0; b < NF; ++b)
     acc += hr_cmul(DIRAC_F_(dirac_clover_entry_sc)(c, ch, s, a, 1, b), x->c[2 * ch + 1].c[b]);
@@ -554,7 +553,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_plus_diag)(DIRAC_TMPL_SPINOR *r, in
   for (int sp = 0; sp < 2; ++sp) {
     DIRAC_UNROLL
     for (int a = 0; a < NF; ++a) {
-      DIRAC_TMPL_ROW_FENCE(); /* one row's block entries live at a time (dirac_site.h) */
+      DIRAC_ROW_FENCE(); /* one row's block entries live at a time (dirac_site.h) */
       const DIRAC_TMPL_CPLX m = cl != NULL ? DIRAC_F_(dirac_clover_row_mul)(cl, ch, sp, a, x)
                                            : diag * x->c[2 * ch + sp].c[a];
       r->c[2 * ch + sp].c[a] = m + s * r->c[2 * ch + sp].c[a];
@@ -784,7 +783,6 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
 
 #undef DIRAC_F_
 #undef DIRAC_SR_
-#undef DIRAC_TMPL_ROW_FENCE
 #undef DIRAC_TMPL_SFX
 #undef DIRAC_TMPL_SPINOR
 #undef DIRAC_TMPL_VEC
