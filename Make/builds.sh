@@ -53,8 +53,9 @@ hr_build_action() {
     install-pkgconfig) echo "make -s install && bash \"$top/Make/check_installed.sh\" \"$root/install-pkgconfig/prefix\"";;
     distcheck)         echo "make -s distcheck";;
     # compile and link library, programs and tests; run nothing (no GPU); then the register
-    # check of every kernel (Make/ptxas_check.sh: budgets, no spills, no stack frame)
-    cuda-compile)      echo "make -s check TESTS= && sh \"$top/Make/ptxas_check.sh\" \"$top\" . \"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\"";;
+    # check of every kernel (Make/ptxas_check.sh: budgets, no spills, no stack frame) and the
+    # width of the field accesses in the SASS (Make/sass_check.sh)
+    cuda-compile)      echo "make -s check TESTS= && sh \"$top/Make/ptxas_check.sh\" \"$top\" . \"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\" && sh \"$top/Make/sass_check.sh\" \"$top\" . \"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc\"";;
     *)                 echo "check";;
   esac
 }

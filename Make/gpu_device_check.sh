@@ -9,8 +9,8 @@
 #   3. compute-sanitizer memcheck of test_dirac and test_linear_algebra (if installed);
 #   4. the benchmarks: Dirac operators on 16^4 and 48x24^3 against the device bandwidth and
 #      the bound per site, the field algebra, the solvers;
-#   5. sass: the width of the global loads and stores in the SASS of the Dirac and
-#      field-algebra kernels (cuobjdump, if installed), a table per kernel, Make/sass_widths.sh.
+#   5. sass: Make/sass_check.sh (the width of every global load and store in the SASS of the
+#      Dirac and field-algebra kernels) for the GPU's architecture, if the toolkit has nvdisasm.
 # HR_DEVICE_STEPS (default "build check sanitizer bench sass") selects steps; HR_DEVICE_ARCH
 # (default: the GPU's compute capability from nvidia-smi, else 90) the sm_XX to build for.
 # Prints one line per step (ok / FAILED / skipped) and exits non-zero if any failed.
@@ -125,18 +125,15 @@ case " $steps " in *" bench "*)
 esac
 
 case " $steps " in *" sass "*)
-  cuobjdump=$(command -v cuobjdump || ls "$cuda"/bin/cuobjdump 2> /dev/null | head -1)
-  if [ -z "$cuobjdump" ]; then
+  # the SASS width check of CI (Make/sass_check.sh) for this GPU's architecture, with the
+  # toolkit's own nvdisasm (this machine cannot download one)
+  if [ ! -x "$cuda/bin/nvdisasm" ]; then
     note sass skipped
   else
-    ok=1
-    for o in LibHR/Dirac/.libs/dirac_gpu_cuda.o Inverters/.libs/linear_algebra_gpu_cuda.o; do
-      "$cuobjdump" -sass "$build/$o" > "$out/sass_$(basename "$o" .o).txt" 2>&1 &&
-        sh "$src/Make/sass_widths.sh" "$out/sass_$(basename "$o" .o).txt" \
-          > "$out/sass_widths_$(basename "$o" .o).txt" || ok=0
-      head -40 "$out/sass_widths_$(basename "$o" .o).txt"
-    done
-    [ $ok = 1 ] && note sass ok || note sass FAILED
+    HR_SASS_ARCHS=$arch NVDISASM="$cuda/bin/nvdisasm" timeout 300 \
+      sh "$src/Make/sass_check.sh" "$src" "$build" "$nvcc" > "$out/sass_check.log" 2>&1 &&
+      note sass ok || note sass FAILED
+    tail -3 "$out/sass_check.log"
   fi;;
 esac
 

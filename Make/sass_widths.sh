@@ -1,12 +1,18 @@
 #!/bin/sh
-# Make/sass_widths.sh FILE -- reads the output of `cuobjdump -sass` and prints one line per
-# kernel: its global loads (LDG) and stores (STG) counted by width, 128, 64 and 32 bits
-# (Doc/gpu.md, "Wide loads"). Exits non-zero when FILE holds no kernel. Used by
-# Make/gpu_device_check.sh on a GPU machine (cuobjdump is not installed everywhere).
+# Make/sass_widths.sh FILE -- reads SASS, the output of `cuobjdump -sass` or of `nvdisasm`,
+# and prints one line per kernel: its global loads (LDG) and stores (STG) counted by width,
+# 128, 64 and 32 bits (narrower accesses, such as the 8-bit boundary flags, count as 32)
+# (Doc/gpu.md, "Wide loads"). Names stay mangled. Exits non-zero when FILE holds no kernel.
+# Used by Make/sass_check.sh and Make/gpu_device_check.sh.
 awk '
   function width(op) { return op ~ /\.128/ ? 128 : (op ~ /\.64/ ? 64 : 32) }
-  /Function : / { k = $0; sub(/.*Function : /, "", k); sub(/[ \t].*/, "", k); order[++n] = k; next }
-  n > 0 {
+  function start(name) { k = name; order[++n] = k }
+  /Function : / { name = $0; sub(/.*Function : /, "", name); sub(/[ \t].*/, "", name)
+                  start(name); next }                        # cuobjdump
+  /^\.text\..*:$/ { name = $0; sub(/^\.text\./, "", name); sub(/:$/, "", name)
+                    start(name); next }                      # nvdisasm
+  /^\.nv\./ { k = "" }                                       # data sections of nvdisasm
+  n > 0 && k != "" {
     for (i = 1; i <= NF; ++i) {
       if ($i ~ /^(@!?U?P[0-9T]+)$/) continue     # a predicate
       if ($i ~ /^LDG(\.|$)/) c[k, "ld", width($i)]++
