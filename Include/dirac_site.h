@@ -93,13 +93,9 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #define DIRAC_V4_FNMA_FLT(a, b, c) ((c) - (a) * (b))
 #endif
 
-/* Full unrolling of a short loop with a compile-time trip count in device code (the indices
- * of the spin components must be constants, or the spinor goes to local memory). */
-#ifdef __CUDA_ARCH__ /* the device pass of nvcc (its host compiler does not know the pragma) */
-#define DIRAC_UNROLL _Pragma("unroll")
-#else
-#define DIRAC_UNROLL
-#endif
+/* Full unrolling of a short loop in device code (HR_DEVICE_UNROLL: the indices of the spin
+ * components must be constants, or the spinor goes to local memory). */
+#define DIRAC_UNROLL HR_DEVICE_UNROLL
 
 /* The lower spin component paired with the upper component r (0, 1) by gamma_mu in the
  * projection (1 -/+ gamma_mu) psi (gamma.h, block form). */

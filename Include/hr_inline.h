@@ -26,4 +26,14 @@
 #define HR_GPU_LOAD_BARRIER() ((void)0)
 #endif
 
+/* Full unrolling of a short loop with a compile-time trip count in device code, placed before
+ * the loop: an array indexed by its counter then stays in registers (indexed at run time it
+ * goes to a stack frame in local memory). Nothing on the host (the device pass of nvcc only:
+ * its host compiler does not know the pragma). */
+#ifdef __CUDA_ARCH__
+#define HR_DEVICE_UNROLL _Pragma("unroll")
+#else
+#define HR_DEVICE_UNROLL
+#endif
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include "hr_complex.h"
 #include "random.h"
 
 /* Philox-4x32 constants: round multipliers and Weyl increments of the key. */
@@ -64,7 +65,10 @@ HR_INLINE uint32_t rng_u32(hr_rng_stream *s) {
     s->ctr[0] += 1; /* wraps after 2^32 blocks: documented limit */
     s->pos = 0;
   }
-  return s->out[s->pos++];
+  /* a selection rather than out[pos]: in device code a run-time index would put the stream
+   * in local memory */
+  const int p = s->pos++;
+  return p == 0 ? s->out[0] : (p == 1 ? s->out[1] : (p == 2 ? s->out[2] : s->out[3]));
 }
 
 /* Next 64 random bits of the stream (two words, the first one in the high half). */
@@ -100,14 +104,14 @@ HR_INLINE double rng_gaussian(hr_rng_stream *s) {
     s->has_spare = 0;
     return s->spare;
   }
-  const double two_pi = 6.283185307179586476925286766559;
   const double u1 = rng_uniform(s);
   const double u2 = rng_uniform(s);
   const double r = sqrt(-2.0 * log(u1));
-  const double phi = two_pi * u2;
-  s->spare = r * sin(phi);
+  double sn, cs;
+  hr_sincos_2pi(u2, &sn, &cs);
+  s->spare = r * sn;
   s->has_spare = 1;
-  return r * cos(phi);
+  return r * cs;
 }
 
 /* Standard normal float: the double Gaussian rounded to float (one home for the math). */

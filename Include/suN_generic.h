@@ -162,14 +162,18 @@ HR_INLINE hr_complex cmat_det_inplace(int d, hr_complex *A) {
     }
     if (best == 0.0)
       return hr_cmplx(0.0, 0.0);
-    if (p != k) {
+    /* rows k and p swapped by selections on every row i > k, not through the run-time index
+     * p (which would put A in local memory in device code) */
+    for (int i = k + 1; i < d; ++i) {
+      const int swap = i == p;
       for (int j = 0; j < d; ++j) {
-        hr_complex t = A[k * d + j];
-        A[k * d + j] = A[p * d + j];
-        A[p * d + j] = t;
+        const hr_complex ak = A[k * d + j], ai = A[i * d + j];
+        A[k * d + j] = swap ? ai : ak;
+        A[i * d + j] = swap ? ak : ai;
       }
-      det = -det;
     }
+    if (p != k)
+      det = -det;
     hr_complex piv = A[k * d + k];
     det = hr_cmul(det, piv);
     hr_complex inv = (1.0 / best) * hr_conj(piv);
@@ -313,20 +317,17 @@ HR_INLINE double suN_structure_constant(int n, int a, int b, int c) {
   return 2.0 * hr_cimag(s); /* -2i s, whose real part is 2 Im s */
 }
 
-/* Largest block size of the Paterson-Stockmeyer evaluation in suN_exp (degree <= 25). */
-#define SUN_EXP_QMAX 5
-
 /* U = exp(X) for an n x n matrix X (in SU(n) when X is antihermitian and traceless), to
  * machine precision: scaling and squaring (Y = X / 2^s with |Y| <= 1/2), Taylor polynomial of
- * the degree m that the norm requires (last term below 1e-17), evaluated by the
- * Paterson-Stockmeyer scheme: with Z = Y^q, q = ceil(sqrt(m)),
- *   sum_k Y^k/k! = B_0 + Z (B_1 + Z (B_2 + ...)),   B_j = sum_{i<q} Y^(jq+i) / (jq+i)!,
- * about 2 sqrt(m) matrix products instead of m; then s squarings. */
+ * the degree m that the norm requires (last term below 1e-17), evaluated by Horner's rule
+ * from the right, U <- 1 + U Y / k for k = m, ..., 1 (row i of U Y needs only row i of U, so
+ * U is updated a row at a time in place), then s squarings. Every array index is a loop
+ * counter over n, so in a kernel (n = NG, loops unrolled) U, Y and one row stay in registers:
+ * no stack frame, unlike a scheme that keeps a run-time number of powers of Y. */
 HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
   SUN_CHECK_DIM_(n);
-  hr_complex P[SUN_EXP_QMAX + 1][HR_SUN_NMAX * HR_SUN_NMAX]; /* P[i] = Y^i, i = 1..q */
-  hr_complex T[HR_SUN_NMAX * HR_SUN_NMAX];
-  double norm = sqrt(cmat_sqnorm(n, X)); /* Frobenius norm >= spectral norm */
+  hr_complex Y[HR_SUN_NMAX * HR_SUN_NMAX], T[HR_SUN_NMAX * HR_SUN_NMAX];
+  const double norm = sqrt(cmat_sqnorm(n, X)); /* Frobenius norm >= spectral norm */
   int squarings = 0;
   double scale = 1.0;
   while (norm * scale > 0.5 && squarings < 1100) {
@@ -334,41 +335,33 @@ HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
     ++squarings;
   }
   for (int i = 0; i < n * n; ++i)
-    P[1][i] = scale * X[i];
-  const double ynorm = norm * scale;
+    Y[i] = scale * X[i];
   /* degree m: first k with ynorm^k / k! < 1e-17 (the tail is then below 2e-17 * ynorm) */
-  double invfact[26]; /* 1/k! */
-  invfact[0] = 1.0;
-  invfact[1] = 1.0;
+  const double ynorm = norm * scale;
   int degree = 1;
   double term = ynorm;
   while (term >= 1e-17 && degree < 25) {
     ++degree;
     term *= ynorm / degree;
-    invfact[degree] = invfact[degree - 1] / degree;
   }
-  int q = 1;
-  while (q * q < degree)
-    ++q;
-  for (int i = 2; i <= q; ++i)
-    cmat_mul(P[i], n, P[i - 1], P[1]);
-  /* Horner in Z = Y^q over the blocks j = J .. 0 */
-  const int J = degree / q;
-  cmat_zero(U, n);
-  for (int j = J; j >= 0; --j) {
-    if (j < J) {
-      cmat_mul(T, n, P[q], U);
-      cmat_copy(U, n, T);
-    }
-    for (int i = 0; i < q && j * q + i <= degree; ++i) {
-      const double c = invfact[j * q + i];
-      if (i == 0) {
-        for (int k = 0; k < n; ++k)
-          U[k * n + k] += c;
-      } else {
-        for (int k = 0; k < n * n; ++k)
-          U[k] += c * P[i][k];
+  cmat_unit(U, n);
+  for (int k = degree; k >= 1; --k) {
+    const double c = 1.0 / k;
+    HR_DEVICE_UNROLL
+    for (int i = 0; i < n; ++i) {
+      hr_complex row[HR_SUN_NMAX]; /* row i of U Y */
+      HR_DEVICE_UNROLL
+      for (int j = 0; j < n; ++j) {
+        hr_complex acc = hr_cmul(U[i * n], Y[j]);
+        HR_DEVICE_UNROLL
+        for (int l = 1; l < n; ++l)
+          acc += hr_cmul(U[i * n + l], Y[l * n + j]);
+        row[j] = acc;
       }
+      HR_DEVICE_UNROLL
+      for (int j = 0; j < n; ++j)
+        U[i * n + j] = c * row[j];
+      U[i * n + i] += 1.0;
     }
   }
   for (int s = 0; s < squarings; ++s) {
@@ -417,7 +410,9 @@ HR_INLINE int suN_reunitarize(hr_complex *U, int n) {
       row[k] = f * row[k];
   }
   hr_complex det = suN_det(n, U);
-  hr_complex phase = hr_cexpi(-atan2(hr_cimag(det), hr_creal(det)) / n);
+  /* exp(-i arg(det) / n) (hr_cexpi_2pi: no stack frame in device code, unlike cos and sin) */
+  hr_complex phase =
+      hr_cexpi_2pi(-atan2(hr_cimag(det), hr_creal(det)) / (6.283185307179586476925286766559 * n));
   for (int i = 0; i < n * n; ++i)
     U[i] = hr_cmul(U[i], phase);
   return 0;

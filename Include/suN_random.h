@@ -16,23 +16,20 @@
  * U(n)), then multiplied by det^(-1/n) (suN_reunitarize), which keeps the distribution
  * invariant under SU(n) and so Haar on SU(n). Uses 2 n^2 Gaussians. */
 HR_INLINE void suN_random_haar(hr_complex *U, int n, hr_rng_stream *s) {
-  for (int i = 0; i < n * n; ++i) {
-    const double re = rng_gaussian(s);
-    const double im = rng_gaussian(s);
-    U[i] = hr_cmplx(re, im);
-  }
-  while (suN_reunitarize(U, n) != 0) { /* probability zero; redraw to stay correct */
+  do { /* a redraw when the rows are dependent: probability zero, done to stay correct */
+    HR_DEVICE_UNROLL
     for (int i = 0; i < n * n; ++i) {
       const double re = rng_gaussian(s);
       const double im = rng_gaussian(s);
       U[i] = hr_cmplx(re, im);
     }
-  }
+  } while (suN_reunitarize(U, n) != 0);
 }
 
 /* v_a = independent standard normal numbers (mean 0, variance 1), a = 0 .. n^2-2: the
  * distribution exp(-v.v/2) = exp(-tr(X^+ X)) of X = i v_a T^a (HMC momenta). */
 HR_INLINE void suN_random_algebra(double *v, int n, hr_rng_stream *s) {
+  HR_DEVICE_UNROLL
   for (int a = 0; a < n * n - 1; ++a)
     v[a] = rng_gaussian(s);
 }

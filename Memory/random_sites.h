@@ -12,23 +12,23 @@
 /* Every real component N(0, 1/2), per spin, per colour, real part first. */
 HR_INLINE void random_gaussian_spinor_site(hr_rng_stream *st, suNf_spinor *p) {
   const double scale = 0.70710678118654752440; /* sqrt(1/2) */
-  for (int a = 0; a < 4; a++)
-    for (int c = 0; c < NF; c++) {
-      const double re = scale * rng_gaussian(st);
-      const double im = scale * rng_gaussian(st);
-      p->c[a].c[c] = hr_cmplx(re, im);
-    }
+  HR_DEVICE_UNROLL
+  for (int k = 0; k < 4 * NF; k++) { /* spin k / NF, colour k % NF */
+    const double re = scale * rng_gaussian(st);
+    const double im = scale * rng_gaussian(st);
+    p->c[k / NF].c[k % NF] = hr_cmplx(re, im);
+  }
 }
 
 /* The same numbers rounded to single precision. */
 HR_INLINE void random_gaussian_spinor_flt_site(hr_rng_stream *st, suNf_spinor_flt *p) {
   const double scale = 0.70710678118654752440;
-  for (int a = 0; a < 4; a++)
-    for (int c = 0; c < NF; c++) {
-      const double re = scale * rng_gaussian(st);
-      const double im = scale * rng_gaussian(st);
-      p->c[a].c[c] = hr_cmplx_flt((float)re, (float)im);
-    }
+  HR_DEVICE_UNROLL
+  for (int k = 0; k < 4 * NF; k++) { /* spin k / NF, colour k % NF */
+    const double re = scale * rng_gaussian(st);
+    const double im = scale * rng_gaussian(st);
+    p->c[k / NF].c[k % NF] = hr_cmplx_flt((float)re, (float)im);
+  }
 }
 
 #endif

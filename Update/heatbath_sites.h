@@ -19,8 +19,6 @@
 #include "suN.h"
 #include "suN_random.h"
 
-#define HB_TWO_PI 6.283185307179586476925286766559
-
 /* A 2x2 complex matrix m[row][col]. */
 typedef struct {
   hr_complex m[2][2];
@@ -68,7 +66,8 @@ HR_INLINE double hb_su2_heatbath_x0(double alpha, hr_rng_stream *s) {
     for (;;) {
       const double r1 = rng_uniform(s), r2 = rng_uniform(s), r3 = rng_uniform(s);
       const double r4 = rng_uniform(s);
-      const double c = cos(HB_TWO_PI * r2);
+      double sn, c;
+      hr_sincos_2pi(r2, &sn, &c); /* c = cos(2 pi r2) */
       const double delta = -(log(r1) + c * c * log(r3)) / alpha;
       if (r4 * r4 <= 1.0 - 0.5 * delta) return 1.0 - delta;
     }
@@ -86,8 +85,9 @@ HR_INLINE hb_su2_block hb_su2_heatbath_element(double alpha, hr_rng_stream *s) {
   const double r = sqrt(fmax(0.0, 1.0 - x0 * x0));
   const double cos_theta = 2.0 * rng_uniform(s) - 1.0;
   const double sin_theta = sqrt(fmax(0.0, 1.0 - cos_theta * cos_theta));
-  const double phi = HB_TWO_PI * rng_uniform(s);
-  return hb_su2_from_quaternion(x0, r * sin_theta * cos(phi), r * sin_theta * sin(phi),
+  double sin_phi, cos_phi; /* phi uniform in [0, 2 pi) */
+  hr_sincos_2pi(rng_uniform(s), &sin_phi, &cos_phi);
+  return hb_su2_from_quaternion(x0, r * sin_theta * cos_phi, r * sin_theta * sin_phi,
                                 r * cos_theta);
 }
 
@@ -96,7 +96,10 @@ HR_INLINE hb_su2_block hb_su2_heatbath_element(double alpha, hr_rng_stream *s) {
 HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_rng_stream *s) {
   suNg W;
   suNg_mul(&W, U, A);
-  for (int i = 0; i < NG; ++i)
+  /* unrolled in device code: with run-time subgroup indices U and W would go to local memory */
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    HR_DEVICE_UNROLL
     for (int j = i + 1; j < NG; ++j) {
       const hr_complex wii = W.c[i * NG + i], wjj = W.c[j * NG + j];
       const hr_complex wij = W.c[i * NG + j], wji = W.c[j * NG + i];
@@ -124,6 +127,7 @@ HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_
       hb_su2_apply_rows(U, &v, i, j);
       hb_su2_apply_rows(&W, &v, i, j);
     }
+  }
   suNg_reunitarize(U);
 }
 
