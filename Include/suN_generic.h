@@ -319,14 +319,16 @@ HR_INLINE double suN_structure_constant(int n, int a, int b, int c) {
 
 /* U = exp(X) for an n x n matrix X (in SU(n) when X is antihermitian and traceless), to
  * machine precision: scaling and squaring (Y = X / 2^s with |Y| <= 1/2), Taylor polynomial of
- * the degree m that the norm requires (last term below 1e-17), evaluated by Horner's rule
- * from the right, U <- 1 + U Y / k for k = m, ..., 1 (row i of U Y needs only row i of U, so
- * U is updated a row at a time in place), then s squarings. Every array index is a loop
- * counter over n, so in a kernel (n = NG, loops unrolled) U, Y and one row stay in registers:
- * no stack frame, unlike a scheme that keeps a run-time number of powers of Y. */
+ * the degree m that the norm requires (last term below 1e-17, so m <= 17), evaluated in
+ * Z = Y^2 (Paterson-Stockmeyer with two powers): sum_k Y^k / k! = sum_j B_j Z^j with
+ * B_j = 1/(2j)! + Y/(2j+1)!, by U <- B_j + U Z for j = J-1, ..., 0 from U = B_J (m/2 + 1
+ * matrix products), then s squarings. Row i of U Z needs only row i of U, so U is updated a
+ * row at a time in place, and every array index is a loop counter over n: in a kernel (n = NG,
+ * loops unrolled) Y, Z, U and one row stay in registers, no stack frame. The coefficients
+ * 1/k! are 1 / k! of exact whole numbers (k <= 18). */
 HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
   SUN_CHECK_DIM_(n);
-  hr_complex Y[HR_SUN_NMAX * HR_SUN_NMAX], T[HR_SUN_NMAX * HR_SUN_NMAX];
+  hr_complex Y[HR_SUN_NMAX * HR_SUN_NMAX], Z[HR_SUN_NMAX * HR_SUN_NMAX];
   const double norm = sqrt(cmat_sqnorm(n, X)); /* Frobenius norm >= spectral norm */
   int squarings = 0;
   double scale = 1.0;
@@ -344,29 +346,41 @@ HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
     ++degree;
     term *= ynorm / degree;
   }
-  cmat_unit(U, n);
-  for (int k = degree; k >= 1; --k) {
-    const double c = 1.0 / k;
+  cmat_mul(Z, n, Y, Y);
+  /* fact = (2j + 1)! for the current block j, from the top block down (exact: k <= 19) */
+  const int top = degree / 2;
+  double fact = 1.0;
+  for (int k = 2; k <= 2 * top + 1; ++k)
+    fact *= k;
+  for (int j = top; j >= 0; --j) {
+    const double c1 = 2 * j + 1 <= degree ? 1.0 / fact : 0.0; /* 1/(2j+1)! */
+    fact /= 2 * j + 1;
+    const double c0 = 1.0 / fact; /* 1/(2j)! */
+    if (j > 0) fact /= 2 * j;
     HR_DEVICE_UNROLL
     for (int i = 0; i < n; ++i) {
-      hr_complex row[HR_SUN_NMAX]; /* row i of U Y */
+      hr_complex row[HR_SUN_NMAX]; /* row i of U Z (none for the top block) */
       HR_DEVICE_UNROLL
-      for (int j = 0; j < n; ++j) {
-        hr_complex acc = hr_cmul(U[i * n], Y[j]);
-        HR_DEVICE_UNROLL
-        for (int l = 1; l < n; ++l)
-          acc += hr_cmul(U[i * n + l], Y[l * n + j]);
-        row[j] = acc;
+      for (int c = 0; c < n; ++c) {
+        if (j == top) {
+          row[c] = hr_cmplx(0.0, 0.0);
+        } else {
+          hr_complex acc = hr_cmul(U[i * n], Z[c]);
+          HR_DEVICE_UNROLL
+          for (int l = 1; l < n; ++l)
+            acc += hr_cmul(U[i * n + l], Z[l * n + c]);
+          row[c] = acc;
+        }
       }
       HR_DEVICE_UNROLL
-      for (int j = 0; j < n; ++j)
-        U[i * n + j] = c * row[j];
-      U[i * n + i] += 1.0;
+      for (int c = 0; c < n; ++c)
+        U[i * n + c] = row[c] + c1 * Y[i * n + c];
+      U[i * n + i] += c0;
     }
   }
   for (int s = 0; s < squarings; ++s) {
-    cmat_mul(T, n, U, U);
-    cmat_copy(U, n, T);
+    cmat_mul(Z, n, U, U);
+    cmat_copy(U, n, Z);
   }
 }
 

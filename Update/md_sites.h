@@ -6,12 +6,17 @@
 
 #include "suN.h"
 
+/* *e = exp(eps i p^a T^a), the factor of the link update. */
+HR_INLINE void md_link_step(suNg *e, const suNg_algebra_vector *p, double eps) {
+  suNg_algebra_vector v;
+  for (int a = 0; a < NG * NG - 1; a++) v.c[a] = eps * p->c[a];
+  suNg_exp(e, &v);
+}
+
 /* *u = exp(eps i p^a T^a) *u. */
 HR_INLINE void md_link_update(suNg *u, const suNg_algebra_vector *p, double eps) {
-  suNg_algebra_vector v;
   suNg e, t;
-  for (int a = 0; a < NG * NG - 1; a++) v.c[a] = eps * p->c[a];
-  suNg_exp(&e, &v);
+  md_link_step(&e, p, eps);
   suNg_mul(&t, &e, u);
   *u = t;
 }
