@@ -41,6 +41,14 @@ HR_INLINE void gauge_view_link(suNg *out, const gauge_view *v, int ix, int mu) {
   }
 }
 
+/* Entry k (row-major) of U_mu(ix). */
+HR_INLINE hr_complex gauge_view_link_entry(const gauge_view *v, int ix, int mu, int k) {
+  const int e = ix - v->shift;
+  if (v->host != NULL) return v->host[4 * e + mu].c[k];
+  const int o = v->off[e];
+  return read_gpu_suNg_unit(v->len[e], v->dev + 4 * o, e - o, mu, k);
+}
+
 /* U_mu(ix) = *in, written into mem: the writable pointer of the copy the view reads (the
  * field's ptr when v->host is set, else its gpu_ptr). */
 HR_INLINE void gauge_view_store(suNg *mem, const gauge_view *v, int ix, int mu,

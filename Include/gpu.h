@@ -77,19 +77,26 @@
 /* read_gpu_<type>(stride, &value, block, ix, comp): value = element `comp` of site ix of a
  * piece of `stride` sites starting at `block` (device layout above), a unit at a time
  * (HR_UNIT_LOAD of hr_complex.h: one 128-bit access per double-precision complex unit in
- * device code); read_gpu_<type>_units(stride, &value, block, ix, comp, n) its first n units.
+ * device code); read_gpu_<type>_units(stride, &value, block, ix, comp, n) its first n units;
+ * read_gpu_<type>_unit(stride, block, ix, comp, u) returns unit u alone.
  * write_gpu_<type>(stride, &value, block, ix, comp): the reverse. Usable in host and device
  * code; in host code only on memory the host can address (emulated backend, staging). */
 #define HR_GPU_ACCESSORS_(T, U)                                                                \
   HR_STATIC_ASSERT(sizeof(T) % sizeof(U) == 0, #T " is not a whole number of " #U " units");   \
+  /* unit u of the element alone (the plaquette reads a link a row at a time) */            \
+  HR_INLINE U read_gpu_##T##_unit(int stride, const void *block, int ix, int comp, int u) {    \
+    enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
+    const size_t at = ((size_t)comp * hr_n_ + (size_t)u) * (size_t)stride + (size_t)ix;       \
+    U v;                                                                                       \
+    HR_UNIT_LOAD(&v, (const U *)block + at);                                                   \
+    return v;                                                                                  \
+  }                                                                                            \
   /* the first nunits units only (read_gpu_suNf_units: the two rows of a 12-number link) */  \
   HR_INLINE void read_gpu_##T##_units(int stride, T *out, const void *block, int ix, int comp, \
                                       int nunits) {                                            \
-    enum { hr_n_ = (int)(sizeof(T) / sizeof(U)) };                                             \
-    const U *in = (const U *)block + (size_t)comp * hr_n_ * (size_t)stride + ix;               \
     U *o = (U *)out;                                                                           \
     for (int u = 0; u < nunits; ++u)                                                           \
-      HR_UNIT_LOAD(&o[u], &in[(size_t)u * (size_t)stride]);                                    \
+      o[u] = read_gpu_##T##_unit(stride, block, ix, comp, u);                                  \
   }                                                                                            \
   HR_INLINE void read_gpu_##T(int stride, T *out, const void *block, int ix, int comp) {       \
     read_gpu_##T##_units(stride, out, block, ix, comp, (int)(sizeof(T) / sizeof(U)));          \

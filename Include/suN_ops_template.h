@@ -116,6 +116,18 @@ HR_INLINE void SUN_M_(_mul)(SUN_TMPL_MAT *out, const SUN_TMPL_MAT *a, const SUN_
     for (int j = 0; j < SUN_D_; ++j) r.c[i * SUN_D_ + j] = SUN_M_(_mul_entry)(a, b, i, j);
   *out = r;
 }
+/* a = a b, a row at a time in place (row i of a b needs only row i of a): the entries of
+ * SUN_M_(_mul) with one row of temporaries. */
+HR_INLINE void SUN_M_(_mul_left_inplace)(SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b) {
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < SUN_D_; ++i) {
+    SUN_C_ row[SUN_D_];
+    HR_DEVICE_UNROLL
+    for (int j = 0; j < SUN_D_; ++j) row[j] = SUN_M_(_mul_entry)(a, b, i, j);
+    HR_DEVICE_UNROLL
+    for (int j = 0; j < SUN_D_; ++j) a->c[i * SUN_D_ + j] = row[j];
+  }
+}
 /* Entry (i, j) of a b^+ (of SUN_M_(_mul_dag)). */
 HR_INLINE SUN_C_ SUN_M_(_mul_dag_entry)(const SUN_TMPL_MAT *a, const SUN_TMPL_MAT *b, int i,
                                         int j) {

@@ -43,17 +43,26 @@ HR_INLINE double obs_re_trace_mul(const suNg *a, const suNg *b) {
 
 /* Re tr of the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+. */
 HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu, int nu) {
-  suNg l0, l1, a;
-  obs_link(&l0, v, ix, mu);
-  obs_link(&l1, v, obs_up(v, ix, mu), nu);
-  suNg_mul(&a, &l0, &l1);
-  obs_link(&l0, v, ix, nu);
-  obs_link(&l1, v, obs_up(v, ix, nu), mu);
-  /* Re tr(a b^+) (suNg_re_trace_mul_dag) with b = l0 l1 made an entry at a time, so that b
-   * is never held (GPU registers) */
+  /* a = U_mu(x) U_nu(x+mu) made a row at a time in place, then Re tr(a b^+)
+   * (suNg_re_trace_mul_dag) with b = U_nu(x) U_mu(x+nu) made a row at a time from the rows of
+   * U_nu(x) read where used: at most two matrices and a row are held (GPU registers); the
+   * operations are those of the whole-matrix products */
+  suNg a, l;
+  obs_link(&a, v, ix, mu);
+  obs_link(&l, v, obs_up(v, ix, mu), nu);
+  suNg_mul_left_inplace(&a, &l);
+  obs_link(&l, v, obs_up(v, ix, nu), mu);
   double s = 0.0;
-  for (int i = 0; i < NG * NG; ++i)
-    s += suNg_re_conj_term(a.c[i], suNg_mul_entry(&l0, &l1, i / NG, i % NG));
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    suNg r; /* row i of U_nu(x) in row 0 */
+    HR_GPU_LOAD_BARRIER();
+    HR_DEVICE_UNROLL
+    for (int k = 0; k < NG; ++k) r.c[k] = gauge_view_link_entry(v, ix, nu, i * NG + k);
+    HR_DEVICE_UNROLL
+    for (int j = 0; j < NG; ++j)
+      s += suNg_re_conj_term(a.c[i * NG + j], suNg_mul_entry(&r, &l, 0, j));
+  }
   return s;
 }
 
