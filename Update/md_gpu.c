@@ -15,14 +15,14 @@ HR_KERNEL(md_links_kernel, suNg *u, const suNg_algebra_vector *p, int n, double 
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
       for (int mu = 0; mu < 4; mu++) {
-        suNg link, e, t;
+        suNg link, e, updated;
         suNg_algebra_vector mom;
         read_gpu_suNg_algebra_vector(n, &mom, p, i, mu);
         md_link_step(&e, &mom, eps); /* md_link_update, with the link read once e is made */
         HR_GPU_LOAD_BARRIER();
         read_gpu_suNg(n, &link, u, i, mu);
-        suNg_mul(&t, &e, &link);
-        write_gpu_suNg(n, &t, u, i, mu);
+        suNg_mul(&updated, &e, &link);
+        write_gpu_suNg(n, &updated, u, i, mu);
       }
     }
   }
