@@ -15,6 +15,7 @@ build=$(cd "${2:?usage: ptxas_check.sh SRCDIR BUILDDIR [NVCC]}" && pwd)
 nvcc=${3:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 archs=${HR_PTXAS_ARCHS:-80 90}
 known="$src/Make/ptxas_known.txt"
+. "$src/Make/nvcc_unit.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -25,14 +26,11 @@ budget_dbl=128
 : > "$tmp/table"
 status=0
 for cu in $(cd "$src" && find . -name '*.cu' ! -path './TestProgram/*' ! -path './build/*' | sort); do
-  dir=$(dirname "$cu")
   for sm in $archs; do
     log="$tmp/log"
-    # Same flags as Make/cuda.am's .cu.lo rule, for one architecture.
-    if ! "$nvcc" -std=c++17 -O2 -lineinfo -fmad=false -I"$src/$dir" -I"$build/$dir" \
-         -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L ${HR_PTXAS_FLAGS:-} \
-         -gencode "arch=compute_$sm,code=sm_$sm" -Xptxas -v -c "$src/$cu" -o "$tmp/o.o" \
-         > "$log" 2>&1; then
+    # the flags of Make/cuda.am's .cu.lo rule (hr_nvcc_unit), for one architecture
+    if ! hr_nvcc_unit "$nvcc" "$src" "$build" "$cu" ${HR_PTXAS_FLAGS:-} \
+         -gencode "arch=compute_$sm,code=sm_$sm" -Xptxas -v -c -o "$tmp/o.o" > "$log" 2>&1; then
       cat "$log"
       echo "ptxas_check: $cu does not compile for sm_$sm"
       status=1
@@ -92,10 +90,8 @@ awk -v bf="$budget_flt" -v bd="$budget_dbl" -v knownfile="$known" '
 ptx_vector_check() {
   cu=$1 what=$2 sel=$3 excl=$4 stok=$5
   shift 5
-  d=$(dirname "$cu")
-  if ! "$nvcc" -std=c++17 -O2 -fmad=false "$@" -I"$src/$d" -I"$build/$d" -I"$src/Include" \
-       -I"$build/Include" -D_POSIX_C_SOURCE=200809L ${HR_PTXAS_FLAGS:-} -arch=compute_90 \
-       -ptx "$src/$cu" -o "$tmp/v.ptx" > "$tmp/log" 2>&1; then
+  if ! hr_nvcc_unit "$nvcc" "$src" "$build" "$cu" "$@" ${HR_PTXAS_FLAGS:-} -arch=compute_90 \
+       -ptx -o "$tmp/v.ptx" > "$tmp/log" 2>&1; then
     cat "$tmp/log"
     echo "ptxas_check: $cu does not compile to PTX ($*)"
     return 1

@@ -26,6 +26,7 @@ dis=$(sh "$src/Make/sass_tool.sh" "$nvcc") || {
 }
 nf=$(awk '$1 == "#define" && $2 == "NF" { print $3 }' "$build/Include/hr_build_config.h")
 [ -n "$nf" ] || { echo "sass_check: no NF in $build/Include/hr_build_config.h"; exit 1; }
+. "$src/Make/nvcc_unit.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -47,11 +48,8 @@ sass_cubin_for_old_disasm() {
 sass_of() {
   cu=$1 sm=$2 out=$3
   shift 3
-  d=$(dirname "$cu")
-  if ! "$nvcc" -std=c++17 -O2 -lineinfo -fmad=false "$@" -I"$src/$d" -I"$build/$d" \
-       -I"$src/Include" -I"$build/Include" -D_POSIX_C_SOURCE=200809L \
-       -gencode "arch=compute_$sm,code=sm_$sm" -cubin "$src/$cu" -o "$tmp/k.cubin" \
-       > "$tmp/log" 2>&1; then
+  if ! hr_nvcc_unit "$nvcc" "$src" "$build" "$cu" "$@" -gencode "arch=compute_$sm,code=sm_$sm" \
+       -cubin -o "$tmp/k.cubin" > "$tmp/log" 2>&1; then
     cat "$tmp/log"
     echo "sass_check: $cu does not compile for sm_$sm"
     return 1
