@@ -132,6 +132,10 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 
 /* Sites ahead whose neighbours the CPU hopping loop prefetches. */
 #define DIRAC_PF_DIST 2
+/* Sites ahead whose links, x and clover blocks the double-precision loop prefetches in the
+ * kernels with an epilogue (Doc/dirac.md, "Measured speed": a seventh off the clover operators
+ * on 16^4; in single precision, twice as many sites fit the same bytes, and it was slower). */
+#define DIRAC_PF_STREAM 6
 /* Sites of the inner pieces between two calls of sendrecv_progress while the halo is
  * exchanged (a few microseconds of work; MPI_Testall costs well under one). */
 #define DIRAC_POLL_SITES 64
@@ -157,6 +161,7 @@ static inline int dirac_master_thread(void) {
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk)
 #define DOP_G5(out, in) g5_spinor_field(out, in)
 #define DOP_HALF dirac_half_spinor
+#define DOP_PF_STREAMS 1
 #include "dirac_ops_template.c"
 
 #define DOP_SFX _flt
@@ -171,6 +176,7 @@ static inline int dirac_master_thread(void) {
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk_flt)
 #define DOP_G5(out, in) g5_spinor_field_flt(out, in)
 #define DOP_HALF dirac_half_spinor_flt
+#define DOP_PF_STREAMS 0
 #include "dirac_ops_template.c"
 
 /* ------------------------------------------------------------------ solver interface */

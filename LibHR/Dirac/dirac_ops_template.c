@@ -6,7 +6,8 @@
  * DOP_GPU_LINKS(ls) (device copy of the links of that precision on glattice),
  * DOP_CLOVER_BLOCKS(cs) (the two clover fields of that precision of a clover state: [0]
  * blocks, [1] inverses), DOP_G5(out, in) (out = gamma5 in, linear algebra of that precision),
- * DOP_HALF (the half spinor of that precision, dirac_site.h).
+ * DOP_HALF (the half spinor of that precision, dirac_site.h), DOP_PF_STREAMS (1: the CPU loop
+ * prefetches the sequential streams of the kernels with an epilogue, see hop_site).
  *
  * Every operator takes its links and clover blocks from the derived state of its dirac_op
  * (rebuilt when the gauge field's version changed), brings its input to the side it runs on
@@ -15,8 +16,8 @@
 #if !defined(DOP_SFX) || !defined(DOP_SPINOR) || !defined(DOP_MAT) || !defined(DOP_FIELD) ||  \
     !defined(DOP_CLOVER) || !defined(DOP_CLOVER_KIND) || !defined(DOP_REAL) ||                 \
     !defined(DOP_PACK) || !defined(DOP_GPU_LINKS) || !defined(DOP_CLOVER_BLOCKS) ||           \
-    !defined(DOP_G5) || !defined(DOP_HALF)
-#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS, DOP_G5 and DOP_HALF before including it"
+    !defined(DOP_G5) || !defined(DOP_HALF) || !defined(DOP_PF_STREAMS)
+#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS, DOP_G5, DOP_HALF and DOP_PF_STREAMS before including it"
 #endif
 
 #define DOP_(name) HR_CAT(name, DOP_SFX)
@@ -37,7 +38,8 @@ DIRAC_ALWAYS_INLINE const DOP_HALF *DOP_(halo_half)(const dirac_halo *h, int iy)
  * neighbours from in (element 0 = index ishift), the 8 packed links of u, the epilogue's x
  * (on the output geometry, shift oshift) and host clover elements cl (glattice); h: the
  * received half spinors of the halo, or NULL where no neighbour lies in it (inner pieces).
- * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end. */
+ * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end, and with
+ * DOP_PF_STREAMS the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. */
 DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, const DOP_SPINOR *in,
                                         int ishift, const DOP_MAT *u, int mode, int g5, DOP_REAL s,
                                         DOP_REAL diag, const DOP_SPINOR *x, const DOP_CLOVER *cl,
@@ -55,6 +57,14 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
     hdn[mu] = DOP_(halo_half)(h, iz);
     uu[mu] = ux + mu;
     ud[mu] = ux + 4 + mu;
+  }
+  if (DOP_PF_STREAMS && (x != NULL || cl != NULL) && ix + DIRAC_PF_STREAM < pf_end) {
+    /* the heavier kernels (an epilogue with x or clover blocks): the sequential streams of the
+     * site DIRAC_PF_STREAM ahead, which the hardware prefetcher alone leaves waiting */
+    const int js = ix + DIRAC_PF_STREAM;
+    DIRAC_PREFETCH(u + 8 * (js - ushift), 8 * sizeof(DOP_MAT));
+    if (cl != NULL) DIRAC_PREFETCH(cl + (js - ushift), sizeof(DOP_CLOVER));
+    if (x != NULL) DIRAC_PREFETCH(x + (js - oshift), sizeof(DOP_SPINOR));
   }
   if (ix + DIRAC_PF_DIST < pf_end) {
     /* prefetch the scattered neighbours of a site a few iterations ahead */
@@ -367,3 +377,4 @@ static void DOP_(form_apply_dag)(DOP_FIELD *out, const dirac_op *D, dirac_form f
 #undef DOP_CLOVER_BLOCKS
 #undef DOP_G5
 #undef DOP_HALF
+#undef DOP_PF_STREAMS
