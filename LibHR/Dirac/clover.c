@@ -209,8 +209,9 @@ void clover_state_build(dirac_clover_state *cs) {
   const int sh = glattice.master_shift;
   _OMP_MASTER_FOR(&glattice, ix) {
     const int e = ix - sh;
-    logdet_site[e] =
-        dirac_site_clover(blk + e, inv + e, blk_flt + e, inv_flt + e, &v, &sig, csw, m0, ix);
+    const dirac_clover_sink blk_sink = {blk[e].c[0], blk_flt[e].c[0], 1};
+    const dirac_clover_sink inv_sink = {inv[e].c[0], inv_flt[e].c[0], 1};
+    logdet_site[e] = dirac_site_clover(&blk_sink, &inv_sink, &v, &sig, csw, m0, ix);
   }
 #if HR_GPU_ENABLED
   cs->logdet_on_host = 1;

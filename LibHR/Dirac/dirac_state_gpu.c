@@ -47,13 +47,12 @@ HR_KERNEL(ds_clover_kernel, int n, int e0, suNf_clover *blk, suNf_clover *inv,
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
-      suNf_clover b, iv;
-      suNf_clover_flt bf, ivf;
-      logdet[i] = dirac_site_clover(&b, &iv, &bf, &ivf, &v, &sig, csw, m0, v.shift + e0 + i);
-      write_gpu_suNf_clover(n, &b, blk, i, 0);
-      write_gpu_suNf_clover(n, &iv, inv, i, 0);
-      write_gpu_suNf_clover_flt(n, &bf, blk_flt, i, 0);
-      write_gpu_suNf_clover_flt(n, &ivf, inv_flt, i, 0);
+      /* each unit written where it is computed (gpu.h layout: unit u of element i at u n + i) */
+      const dirac_clover_sink blk_sink = {(hr_complex *)blk + i, (hr_complex_flt *)blk_flt + i,
+                                          (size_t)n};
+      const dirac_clover_sink inv_sink = {(hr_complex *)inv + i, (hr_complex_flt *)inv_flt + i,
+                                          (size_t)n};
+      logdet[i] = dirac_site_clover(&blk_sink, &inv_sink, &v, &sig, csw, m0, v.shift + e0 + i);
     }
   }
 }

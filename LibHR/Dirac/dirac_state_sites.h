@@ -178,85 +178,120 @@ HR_INLINE void dirac_site_clover_block(hr_complex *out, const suNf F[6],
         }
 }
 
-/* L D L^+ factorisation of the Hermitian block a: fills inverse with a^-1 and returns
- * log det a, or NaN when a pivot is not positive (block not positive definite). */
-HR_INLINE double dirac_site_factorise_block(hr_complex *inverse, const hr_complex *a) {
+/* Where the packed clover blocks (or inverses) of a site go, a unit at a time: unit k of the
+ * chirality block ch at dbl[(ch CLOVER_PACKED_UNITS + k) stride], its single-precision
+ * rounding at flt[the same]. A host element has stride 1; element e of a device piece of len
+ * elements has dbl, flt at unit e of the pieces and stride len (gpu.h layout), so a GPU
+ * thread writes each unit where it is computed and holds no whole element. */
+typedef struct {
+  hr_complex *dbl;
+  hr_complex_flt *flt;
+  size_t stride;
+} dirac_clover_sink;
+
+/* Unit k of block ch of s = z (and its rounding to single precision). */
+HR_INLINE void dirac_clover_put(const dirac_clover_sink *s, int ch, int k, hr_complex z) {
+  const size_t at = (size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride;
+  const hr_complex_flt zf = hr_complex_to_flt(z);
+  HR_UNIT_STORE(&s->dbl[at], &z);
+  HR_UNIT_STORE(&s->flt[at], &zf);
+}
+
+/* Block ch of s = the packed form (field_kinds.h) of the Hermitian block full (row-major):
+ * the entries that the packed form keeps, the real parts only on the diagonal. The other
+ * entries are their conjugates exactly for the blocks of dirac_site_clover_block. */
+HR_INLINE void dirac_clover_pack(const dirac_clover_sink *s, int ch, const hr_complex *full) {
   enum { D_ = CLOVER_BLOCK_DIM };
-  hr_complex L[D_ * D_];
-  double d[D_];
+  for (int i = 0; i < D_; i++)
+    for (int j = 0; j < D_; j++) {
+      int how;
+      const int k = clover_packed_unit(i, j, &how);
+      if (how == HR_CLOVER_UNIT)
+        dirac_clover_put(s, ch, k, full[i * D_ + j]);
+      else if (how == HR_CLOVER_RE)
+        dirac_clover_put(s, ch, k,
+                         hr_cmplx(hr_creal(full[i * D_ + i]), hr_creal(full[(i + NF) * (D_ + 1)])));
+    }
+}
+
+/* L D L^+ factorisation of the Hermitian block a in place: L (unit diagonal) in the strictly
+ * lower triangle of a, D in d; returns log det a, or NaN when a pivot is not positive (block
+ * not positive definite). The upper triangle and the diagonal of a are left as they were. */
+HR_INLINE double dirac_site_factorise_block(hr_complex *a, double *d) {
+  enum { D_ = CLOVER_BLOCK_DIM };
   double logdet = 0.;
   for (int j = 0; j < D_; j++) {
     double dj = hr_creal(a[j * D_ + j]);
-    for (int k = 0; k < j; k++) dj -= hr_cabs2(L[j * D_ + k]) * d[k];
+    for (int k = 0; k < j; k++) dj -= hr_cabs2(a[j * D_ + k]) * d[k];
     if (!(dj > 0.)) return (double)NAN;
     d[j] = dj;
     logdet += log(dj);
-    L[j * D_ + j] = hr_cmplx(1, 0);
     for (int i = j + 1; i < D_; i++) {
       hr_complex z = a[i * D_ + j];
-      for (int k = 0; k < j; k++) z -= hr_cmul_conj(L[i * D_ + k], L[j * D_ + k]) * d[k];
-      L[i * D_ + j] = z / dj;
+      for (int k = 0; k < j; k++) z -= hr_cmul_conj(a[i * D_ + k], a[j * D_ + k]) * d[k];
+      a[i * D_ + j] = z / dj;
     }
   }
+  return logdet;
+}
+
+/* Block ch of s = the packed inverse of the block factorised by dirac_site_factorise_block
+ * (L in the lower triangle of a, D in d), solved a column at a time; the entries the packed
+ * form does not keep are the conjugates of the kept ones to rounding. */
+HR_INLINE void dirac_site_inverse_pack(const dirac_clover_sink *s, int ch, const hr_complex *a,
+                                       const double *d) {
+  enum { D_ = CLOVER_BLOCK_DIM };
+  double re_diag[NF]; /* real diagonal entries (a, a) until (NF + a, NF + a) joins them */
   for (int c = 0; c < D_; c++) {
     hr_complex y[D_];
     for (int i = 0; i < D_; i++) { /* L y = e_c */
       hr_complex z = hr_cmplx(i == c ? 1 : 0, 0);
-      for (int k = 0; k < i; k++) z -= hr_cmul(L[i * D_ + k], y[k]);
+      for (int k = 0; k < i; k++) z -= hr_cmul(a[i * D_ + k], y[k]);
       y[i] = z;
     }
     for (int i = 0; i < D_; i++) y[i] = y[i] / d[i];
     for (int i = D_ - 1; i >= 0; i--) { /* L^+ x = y */
       hr_complex z = y[i];
-      for (int k = i + 1; k < D_; k++) z -= hr_conj_cmul(L[k * D_ + i], y[k]);
+      for (int k = i + 1; k < D_; k++) z -= hr_conj_cmul(a[k * D_ + i], y[k]);
       y[i] = z;
     }
-    for (int i = 0; i < D_; i++) inverse[i * D_ + c] = y[i];
-  }
-  return logdet;
-}
-
-/* packed = the packed form (field_kinds.h) of the Hermitian block full (row-major): the
- * entries that the packed form keeps are copied, the real parts only on the diagonal. The
- * other entries are their conjugates exactly for the blocks of dirac_site_clover_block and
- * to rounding for the inverses of dirac_site_factorise_block. */
-HR_INLINE void dirac_clover_pack(hr_complex *packed, const hr_complex *full) {
-  enum { D_ = CLOVER_BLOCK_DIM };
-  DIRAC_UNROLL
-  for (int i = 0; i < D_; i++)
-    DIRAC_UNROLL
-    for (int j = 0; j < D_; j++) {
+    for (int i = 0; i < D_; i++) { /* column c of the inverse is y */
       int how;
-      const int k = clover_packed_unit(i, j, &how);
-      if (how == HR_CLOVER_UNIT)
-        packed[k] = full[i * D_ + j];
-      else if (how == HR_CLOVER_RE)
-        packed[k] = hr_cmplx(hr_creal(full[i * D_ + i]), hr_creal(full[(i + NF) * (D_ + 1)]));
+      const int k = clover_packed_unit(i, c, &how);
+      if (how == HR_CLOVER_UNIT) dirac_clover_put(s, ch, k, y[i]);
     }
+    if (c < NF)
+      re_diag[c] = hr_creal(y[c]);
+    else {
+      int how;
+      dirac_clover_put(s, ch, clover_packed_unit(c - NF, c - NF, &how),
+                       hr_cmplx(re_diag[c - NF], hr_creal(y[c])));
+    }
+  }
 }
 
-/* The clover state of site ix: packed blocks, inverses (double and single precision) and
- * log det of both blocks (NaN when one is not positive definite). One chirality at a time. */
-HR_INLINE double dirac_site_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_flt,
-                                   suNf_clover_flt *inv_flt, const dirac_links_view *v,
-                                   const dirac_sigma_blocks *sig, double csw, double m0, int ix) {
+/* The clover state of site ix: packed blocks into blk, packed inverses into inv (both
+ * precisions, dirac_clover_sink), and log det of both blocks as the return value (NaN when
+ * one is not positive definite: its inverse is then zero). One chirality at a time. */
+HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clover_sink *inv,
+                                   const dirac_links_view *v, const dirac_sigma_blocks *sig,
+                                   double csw, double m0, int ix) {
   enum { D_ = CLOVER_BLOCK_DIM };
   suNf F[6];
   double diag;
   const int unit = dirac_site_clover_fields(F, &diag, v, m0, ix);
   double ld = 0.;
   for (int ch = 0; ch < 2; ch++) {
-    hr_complex full[D_ * D_], finv[D_ * D_];
-    dirac_site_clover_block(full, F, sig, csw, diag, ch, unit);
-    const double l = dirac_site_factorise_block(finv, full);
-    if (isnan(l)) /* not positive definite: the program stops; no indeterminate values */
-      for (int k = 0; k < D_ * D_; k++) finv[k] = hr_cmplx(0, 0);
+    hr_complex a[D_ * D_];
+    double d[D_];
+    dirac_site_clover_block(a, F, sig, csw, diag, ch, unit);
+    dirac_clover_pack(blk, ch, a);
+    const double l = dirac_site_factorise_block(a, d);
     ld += l;
-    dirac_clover_pack(blk->c[ch], full);
-    dirac_clover_pack(inv->c[ch], finv);
-    for (int k = 0; k < CLOVER_PACKED_UNITS; k++) {
-      blk_flt->c[ch][k] = hr_complex_to_flt(blk->c[ch][k]);
-      inv_flt->c[ch][k] = hr_complex_to_flt(inv->c[ch][k]);
+    if (isnan(l)) { /* not positive definite: the program stops; no indeterminate values */
+      for (int k = 0; k < CLOVER_PACKED_UNITS; k++) dirac_clover_put(inv, ch, k, hr_cmplx(0, 0));
+    } else {
+      dirac_site_inverse_pack(inv, ch, a, d);
     }
   }
   return ld;
