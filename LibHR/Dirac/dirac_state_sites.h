@@ -197,6 +197,14 @@ HR_INLINE void dirac_clover_put(const dirac_clover_sink *s, int ch, int k, hr_co
   HR_UNIT_STORE(&s->flt[at], &zf);
 }
 
+/* The unit of block ch of s that holds the real diagonal entries (a, a) = re_up and
+ * (NF + a, NF + a) = re_lo of a Hermitian block (field_kinds.h). */
+HR_INLINE void dirac_clover_put_diag(const dirac_clover_sink *s, int ch, int a, double re_up,
+                                     double re_lo) {
+  int how;
+  dirac_clover_put(s, ch, clover_packed_unit(a, a, &how), hr_cmplx(re_up, re_lo));
+}
+
 /* Block ch of s = the packed form (field_kinds.h) of the Hermitian block full (row-major):
  * the entries that the packed form keeps, the real parts only on the diagonal. The other
  * entries are their conjugates exactly for the blocks of dirac_site_clover_block. */
@@ -209,8 +217,8 @@ HR_INLINE void dirac_clover_pack(const dirac_clover_sink *s, int ch, const hr_co
       if (how == HR_CLOVER_UNIT)
         dirac_clover_put(s, ch, k, full[i * D_ + j]);
       else if (how == HR_CLOVER_RE)
-        dirac_clover_put(s, ch, k,
-                         hr_cmplx(hr_creal(full[i * D_ + i]), hr_creal(full[(i + NF) * (D_ + 1)])));
+        dirac_clover_put_diag(s, ch, i, hr_creal(full[i * D_ + i]),
+                              hr_creal(full[(i + NF) * (D_ + 1)]));
     }
 }
 
@@ -262,11 +270,8 @@ HR_INLINE void dirac_site_inverse_pack(const dirac_clover_sink *s, int ch, const
     }
     if (c < NF)
       re_diag[c] = hr_creal(y[c]);
-    else {
-      int how;
-      dirac_clover_put(s, ch, clover_packed_unit(c - NF, c - NF, &how),
-                       hr_cmplx(re_diag[c - NF], hr_creal(y[c])));
-    }
+    else
+      dirac_clover_put_diag(s, ch, c - NF, re_diag[c - NF], hr_creal(y[c]));
   }
 }
 
