@@ -1,7 +1,8 @@
 /* speed_test_flow.c -- speed of the gradient flow (wilson_flow.h): seconds per RK3 step of
  * the action of the input file on its lattice (16^4 in input_file_flow) with 1 and 2 OpenMP
  * threads, and the fraction of the step spent in the staple sums (the three force
- * evaluations gauge_force_update, timed alone on the same field). Usage:
+ * evaluations gauge_force_update, timed alone on the same field), and the seconds of one
+ * measurement of the flow observables (wf_measure: plaquettes, clover E and q). Usage:
  * speed_test_flow -i input_file_flow. */
 #include <stdio.h>
 #include <string.h>
@@ -48,8 +49,20 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 3 * nsteps; ++k) gauge_force_update(z, u, 2.0 * NG, c1, 0.01);
     double force = (bench_wtime() - t0) / nsteps;
     global_max(&force, 1);
-    lprintf("MAIN", 0, "threads=%d seconds_per_rk3_step=%.4g staple_sum_fraction=%.3f\n", used,
-            step, force / step);
+    wf_measurement m;
+    wf_measure(&m, u, 0, 0.0); /* warm-up */
+    wf_measurement_free(&m);
+    t0 = bench_wtime();
+    for (int k = 0; k < nsteps; ++k) {
+      wf_measure(&m, u, 0, 0.0);
+      wf_measurement_free(&m);
+    }
+    double measure = (bench_wtime() - t0) / nsteps;
+    global_max(&measure, 1);
+    lprintf("MAIN", 0,
+            "threads=%d seconds_per_rk3_step=%.4g staple_sum_fraction=%.3f "
+            "seconds_per_measurement=%.4g\n",
+            used, step, force / step, measure);
   }
   free_avfield(z);
   free_gfield(u);

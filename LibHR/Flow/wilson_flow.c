@@ -26,6 +26,7 @@
 #include "hr_error.h"
 #include "md.h"
 #include "observables.h"
+#include "reduction.h"
 
 /* ------------------------------------------------------------------ names */
 
@@ -267,20 +268,24 @@ void wf_measure(wf_measurement *m, const suNg_field *u, int open_bc_t, double t)
     m->ysl = m->wsl + GLB_T;
     m->qsl = m->ysl + GLB_T;
   }
-  double *s = calloc(3 * (size_t)GLB_T, sizeof(double));
-  if (s == NULL) hr_error("out of memory");
-  /* time table of the view: global time of every stored index */
+  /* per-slice sums: the numbers of every site computed in parallel (Wact of the site's slice:
+   * its spatial plaquettes and half of its temporal ones; the other half of the temporal ones,
+   * which belongs to the next slice; E; q), then summed exactly per global slice
+   * (reduction.h), so that they do not depend on the thread count or the process grid */
+  enum { K_ = 4 };
   const long n = geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
   int *time = malloc((size_t)n * sizeof(int));
-  if (time == NULL) hr_error("out of memory");
+  double *site = malloc((size_t)(n > 0 ? n : 1) * K_ * sizeof(double));
+  double *rows = malloc((size_t)(n > 0 ? n : 1) * K_ * sizeof(double));
+  long *start = calloc((size_t)GLB_T + 1, sizeof(long));
+  if (time == NULL || site == NULL || rows == NULL || start == NULL) hr_error("out of memory");
   for (long e = 0; e < n; ++e) {
     int g[4];
     global_coordinates(g, (int)e + glattice.master_shift);
     time[e] = g[0];
   }
   const obs_gauge_view v = gauge_view_of_host(sync_host_suNg_field(u), time);
-  double *ws = s, *ys = s + GLB_T, *qs = s + 2 * GLB_T;
-  _MASTER_FOR(&glattice, ix) {
+  _OMP_MASTER_FOR(&glattice, ix) {
     const int tt = time[ix - v.shift];
     double spatial = 0.0, temporal = 0.0;
     for (int mu = 0; mu < 4; ++mu)
@@ -293,19 +298,41 @@ void wf_measure(wf_measurement *m, const suNg_field *u, int open_bc_t, double t)
         else
           spatial += a;
       }
-    ws[tt] += spatial + 0.5 * temporal;
-    ws[(tt + 1) % GLB_T] += 0.5 * temporal;
-    if (!open_bc_t || (tt > 0 && tt < GLB_T - 1)) {
-      double e, q;
-      obs_clover_density(&e, &q, &v, ix);
-      ys[tt] += e;
-      qs[tt] += q;
-    }
+    double *r = &site[(ix - v.shift) * K_];
+    r[0] = spatial + 0.5 * temporal;
+    r[1] = 0.5 * temporal;
+    r[2] = r[3] = 0.0;
+    if (!open_bc_t || (tt > 0 && tt < GLB_T - 1)) obs_clover_density(&r[2], &r[3], &v, ix);
   }
+  /* the rows of the master sites grouped by global slice (in the order of the sites) */
+  _MASTER_FOR(&glattice, ix) start[time[ix - glattice.master_shift] + 1]++;
+  for (int t = 0; t < GLB_T; ++t) start[t + 1] += start[t];
+  {
+    long *fill = calloc((size_t)GLB_T, sizeof(long));
+    if (fill == NULL) hr_error("out of memory");
+    _MASTER_FOR(&glattice, ix) {
+      const int tt = time[ix - glattice.master_shift];
+      memcpy(&rows[(start[tt] + fill[tt]++) * K_], &site[(ix - glattice.master_shift) * K_],
+             K_ * sizeof(double));
+    }
+    free(fill);
+  }
+  double *half_next = malloc((size_t)GLB_T * sizeof(double));
+  if (half_next == NULL) hr_error("out of memory");
+  for (int t = 0; t < GLB_T; ++t) { /* collective: every process, every slice */
+    double sum[K_];
+    global_sum_exact_n(sum, &rows[start[t] * K_], start[t + 1] - start[t], K_);
+    m->wsl[t] = sum[0];
+    half_next[t] = sum[1];
+    m->ysl[t] = sum[2];
+    m->qsl[t] = sum[3];
+  }
+  for (int t = 0; t < GLB_T; ++t) m->wsl[(t + 1) % GLB_T] += half_next[t];
+  free(half_next);
+  free(start);
+  free(rows);
+  free(site);
   free(time);
-  global_sum(s, 3 * GLB_T);
-  memcpy(m->wsl, s, 3 * (size_t)GLB_T * sizeof(double));
-  free(s);
 }
 
 double wf_t2E(const wf_measurement *m, int open_bc_t) {

@@ -32,15 +32,6 @@ HR_INLINE void obs_link(suNg *out, const obs_gauge_view *v, int ix, int mu) {
 HR_INLINE int obs_up(const obs_gauge_view *v, int ix, int mu) { return gauge_view_up(v, ix, mu); }
 HR_INLINE int obs_dn(const obs_gauge_view *v, int ix, int mu) { return gauge_view_dn(v, ix, mu); }
 
-/* Re tr(a b). */
-HR_INLINE double obs_re_trace_mul(const suNg *a, const suNg *b) {
-  double s = 0.0;
-  for (int i = 0; i < NG; ++i)
-    for (int k = 0; k < NG; ++k)
-      s += hr_creal(hr_cmul(a->c[i * NG + k], b->c[k * NG + i]));
-  return s;
-}
-
 /* Re tr of the plaquette U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+. */
 HR_INLINE double obs_plaquette_re_trace(const obs_gauge_view *v, int ix, int mu, int nu) {
   /* a = U_mu(x) U_nu(x+mu) made a row at a time in place, then Re tr(a b^+)
@@ -87,74 +78,150 @@ HR_INLINE double obs_site_plaquettes(const obs_gauge_view *v, int ix, int which)
   return s;
 }
 
-/* Q_{mu nu}(x): the sum of the four plaquette leaves in the (mu, nu) plane that start and end
- * at x, counter-clockwise. */
-HR_INLINE void obs_clover_leaves(suNg *q, const obs_gauge_view *v, int ix, int mu, int nu) {
-  const int xpm = obs_up(v, ix, mu), xmm = obs_dn(v, ix, mu), xpn = obs_up(v, ix, nu),
-            xmn = obs_dn(v, ix, nu);
-  const int xmm_pn = obs_dn(v, xpn, mu), xmm_mn = obs_dn(v, xmn, mu), xpm_mn = obs_dn(v, xpm, nu);
-  suNg l0, l1, a, b, leaf;
-  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  obs_link(&l0, v, ix, mu);
-  obs_link(&l1, v, xpm, nu);
-  suNg_mul(&a, &l0, &l1);
-  obs_link(&l0, v, ix, nu);
-  obs_link(&l1, v, xpn, mu);
-  suNg_mul(&b, &l0, &l1);
-  suNg_mul_dag(q, &a, &b);
-  /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  obs_link(&l1, v, xmm_pn, mu);
-  suNg_mul_dag(&a, &l0, &l1); /* l0 = U_nu(x) */
-  obs_link(&l1, v, xmm, nu);
-  suNg_mul_dag(&b, &a, &l1);
-  obs_link(&l1, v, xmm, mu);
-  suNg_mul(&leaf, &b, &l1);
-  suNg_add(q, q, &leaf);
-  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  obs_link(&l0, v, xmm_mn, nu);
-  suNg_mul(&a, &l0, &l1); /* U_nu(x-mu-nu) U_mu(x-mu) */
-  obs_link(&l0, v, xmm_mn, mu);
-  obs_link(&l1, v, xmn, nu);
-  suNg_mul(&b, &l0, &l1); /* U_mu(x-mu-nu) U_nu(x-nu) */
-  suNg_dag_mul(&leaf, &a, &b);
-  suNg_add(q, q, &leaf);
-  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
-  obs_link(&l0, v, xmn, mu);
-  suNg_dag_mul(&a, &l1, &l0); /* l1 = U_nu(x-nu) */
-  obs_link(&l0, v, xpm_mn, nu);
-  suNg_mul(&b, &a, &l0);
-  obs_link(&l0, v, ix, mu);
-  suNg_mul_dag(&leaf, &b, &l0);
-  suNg_add(q, q, &leaf);
+/* m = m W a row at a time in place, W = U_mu(ix) (dag = 0) or U_mu(ix)^+ (dag = 1), each
+ * entry of the link read from the view where it is used (again for each row: from cache), so
+ * that besides m only a row is held: the device-code form of obs_add_leaf (registers). The
+ * products and sums of suNg_mul_left_inplace and suNg_mul_dag, which the host form uses, in
+ * the same order (the sum starts from 0, which can only change the sign of an exact zero). */
+HR_INLINE void obs_mul_link_inplace(suNg *m, const obs_gauge_view *v, int ix, int mu, int dag) {
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    hr_complex row[NG];
+    HR_GPU_LOAD_BARRIER();
+    HR_DEVICE_UNROLL
+    for (int j = 0; j < NG; ++j) {
+      hr_complex s = hr_cmplx(0., 0.);
+      HR_DEVICE_UNROLL
+      for (int k = 0; k < NG; ++k) {
+        const hr_complex e = dag ? hr_conj(gauge_view_link_entry(v, ix, mu, j * NG + k))
+                                 : gauge_view_link_entry(v, ix, mu, k * NG + j);
+        s += hr_cmul(m->c[i * NG + k], e);
+      }
+      row[j] = s;
+    }
+    HR_DEVICE_UNROLL
+    for (int j = 0; j < NG; ++j) m->c[i * NG + j] = row[j];
+  }
 }
 
-/* F_{mu nu}(x): the traceless part of (Q - Q^+)/8 (antihermitian). */
-HR_INLINE void obs_clover_field_strength(suNg *f, const obs_gauge_view *v, int ix, int mu,
-                                         int nu) {
-  suNg q, qd;
-  obs_clover_leaves(&q, v, ix, mu, nu);
-  suNg_dagger(&qd, &q);
-  suNg_sub(f, &q, &qd);
-  suNg_scale(f, 0.125, f);
-  const hr_complex tr = suNg_trace(f) / (double)NG;
-  for (int i = 0; i < NG; ++i)
-    f->c[i * NG + i] -= tr;
+/* An antihermitian matrix by its independent parts: the imaginary parts of the diagonal and
+ * the entries above it, row by row. */
+typedef struct {
+  double diag[NG];
+  hr_complex up[NG * (NG - 1) / 2];
+} obs_antiherm;
+
+/* a (+)= m - m^+ (by its independent parts); first != 0 writes a instead of adding. */
+HR_INLINE void obs_antiherm_add_part(obs_antiherm *a, int first, const suNg *m) {
+  int u = 0;
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    const double d = 2.0 * hr_cimag(m->c[i * NG + i]);
+    a->diag[i] = first ? d : a->diag[i] + d;
+    HR_DEVICE_UNROLL
+    for (int j = i + 1; j < NG; ++j, ++u) {
+      const hr_complex z = m->c[i * NG + j] - hr_conj(m->c[j * NG + i]);
+      a->up[u] = first ? z : a->up[u] + z;
+    }
+  }
+}
+
+/* Re tr(a b) of two antihermitian matrices: -sum_i a_ii b_ii - 2 sum_i<j Re(a_ij conj(b_ij))
+ * (imaginary parts of the diagonals). */
+HR_INLINE double obs_antiherm_re_trace_mul(const obs_antiherm *a, const obs_antiherm *b) {
+  double s = 0.0;
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) s -= a->diag[i] * b->diag[i];
+  HR_DEVICE_UNROLL
+  for (int u = 0; u < NG * (NG - 1) / 2; ++u)
+    s -= 2.0 * hr_creal(hr_cmul_conj(a->up[u], b->up[u]));
+  return s;
+}
+
+/* a (+)= P - P^+, P the product of four links (link mus[0] of ixs[0], its adjoint when
+ * dags[0], times the links (ixs[k], mus[k], dags[k]) in turn), made in place
+ * (obs_mul_link_inplace); first != 0 writes a instead of adding. */
+HR_INLINE void obs_add_leaf(obs_antiherm *a, int first, const obs_gauge_view *v,
+                            const int ixs[4], const int mus[4], const int dags[4]) {
+  suNg m;
+  obs_link(&m, v, ixs[0], mus[0]);
+  if (dags[0]) {
+    suNg t = m;
+    suNg_dagger(&m, &t);
+  }
+#ifdef __CUDA_ARCH__
+  /* device code: the links read where they are used (registers) */
+  HR_DEVICE_UNROLL
+  for (int k = 1; k < 4; ++k) obs_mul_link_inplace(&m, v, ixs[k], mus[k], dags[k]);
+#else
+  /* host: the three links read at once (their loads overlap), then the same products */
+  suNg w[3];
+  for (int k = 1; k < 4; ++k) obs_link(&w[k - 1], v, ixs[k], mus[k]);
+  for (int k = 1; k < 4; ++k) {
+    if (dags[k]) {
+      const suNg t = m;
+      suNg_mul_dag(&m, &t, &w[k - 1]);
+    } else {
+      suNg_mul_left_inplace(&m, &w[k - 1]);
+    }
+  }
+#endif
+  obs_antiherm_add_part(a, first, &m);
+}
+
+/* F_{mu nu}(x) by its independent parts: the traceless part of (Q - Q^+)/8, Q the sum of the
+ * four plaquette leaves in the (mu, nu) plane that start and end at x, counter-clockwise.
+ * Each leaf is made a link at a time in place and only its antihermitian part is summed
+ * (obs_add_leaf): besides the sum, one matrix and a row are held (GPU registers). */
+HR_INLINE void obs_clover_field_strength(obs_antiherm *f, const obs_gauge_view *v, int ix,
+                                         int mu, int nu) {
+  const int xpm = obs_up(v, ix, mu), xmm = obs_dn(v, ix, mu), xpn = obs_up(v, ix, nu),
+            xmn = obs_dn(v, ix, nu);
+  { /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
+    const int i[4] = {ix, xpm, xpn, ix}, m[4] = {mu, nu, mu, nu}, d[4] = {0, 0, 1, 1};
+    obs_add_leaf(f, 1, v, i, m, d);
+  }
+  { /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
+    const int i[4] = {ix, obs_dn(v, xpn, mu), xmm, xmm}, m[4] = {nu, mu, nu, mu},
+              d[4] = {0, 1, 1, 0};
+    obs_add_leaf(f, 0, v, i, m, d);
+  }
+  { /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
+    const int xmm_mn = obs_dn(v, xmn, mu);
+    const int i[4] = {xmm, xmm_mn, xmm_mn, xmn}, m[4] = {mu, nu, mu, nu}, d[4] = {1, 1, 0, 0};
+    obs_add_leaf(f, 0, v, i, m, d);
+  }
+  { /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
+    const int i[4] = {xmn, xmn, obs_dn(v, xpm, nu), ix}, m[4] = {nu, mu, nu, mu},
+              d[4] = {1, 0, 0, 1};
+    obs_add_leaf(f, 0, v, i, m, d);
+  }
+  double tr = 0.0;
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) tr += f->diag[i] * 0.125;
+  tr /= (double)NG;
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < NG; ++i) f->diag[i] = f->diag[i] * 0.125 - tr;
+  HR_DEVICE_UNROLL
+  for (int u = 0; u < NG * (NG - 1) / 2; ++u) f->up[u] = 0.125 * f->up[u];
 }
 
 /* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]
- * (openQCD: F^a = -2 tr(F T^a) with antihermitian T^a, so sum_a F^a G^a = -2 tr(F G)). */
+ * (openQCD: F^a = -2 tr(F T^a) with antihermitian T^a, so sum_a F^a G^a = -2 tr(F G)). The
+ * planes are taken in the pairs of q, one F held while the other is made. */
 HR_INLINE void obs_clover_density(double *e, double *q, const obs_gauge_view *v, int ix) {
-  suNg f[6]; /* planes (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) */
-  double es = 0.0;
-  int p = 0;
-  for (int mu = 0; mu < 4; ++mu)
-    for (int nu = mu + 1; nu < 4; ++nu, ++p) {
-      obs_clover_field_strength(&f[p], v, ix, mu, nu);
-      es -= obs_re_trace_mul(&f[p], &f[p]);
-    }
-  /* F31 = -F13 */
-  const double s = obs_re_trace_mul(&f[0], &f[5]) - obs_re_trace_mul(&f[1], &f[4]) +
-                   obs_re_trace_mul(&f[2], &f[3]);
+  double es = 0.0, s = 0.0;
+  /* pairs (01, 23), (02, 13), (03, 12), F31 = -F13: plane (0, k + 1) and the other two
+   * directions (no arrays indexed at run time: they would go to local memory) */
+  HR_DEVICE_UNROLL
+  for (int k = 0; k < 3; ++k) {
+    obs_antiherm f, g;
+    obs_clover_field_strength(&f, v, ix, 0, k + 1);
+    es -= obs_antiherm_re_trace_mul(&f, &f);
+    obs_clover_field_strength(&g, v, ix, k == 0 ? 2 : 1, k == 2 ? 2 : 3);
+    es -= obs_antiherm_re_trace_mul(&g, &g);
+    s += (k == 1 ? -1.0 : 1.0) * obs_antiherm_re_trace_mul(&f, &g);
+  }
   *e = es;
   *q = -2.0 * s / (8.0 * OBS_PI * OBS_PI);
 }
