@@ -69,6 +69,29 @@ HR_INLINE int clover_packed_unit_sc(int r, int a, int c, int b, int *how) {
   return a < b ? 4 * k + 2 * c + r : 4 * k + 2 * r + c;
 }
 
+/* The entry that unit k of a packed clover block holds (the inverse of clover_packed_unit_sc):
+ * row (spin *r, colour *a), column (spin *c, colour *b). Returns 1 for the unit of a real
+ * diagonal pair, whose entries are (a, a) (the one returned) and (NF + a, NF + a), else 0. */
+HR_INLINE int clover_packed_entry(int k, int *r, int *a, int *c, int *b) {
+  const int d0 = 2 * NF * (NF - 1);
+  if (k >= d0) {
+    *a = *b = (k - d0) / 2;
+    *r = 0;
+    *c = (k - d0) % 2;
+    return *c == 0;
+  }
+  int q = k / 4, lo = 0;
+  while (q >= NF - 1 - lo) {
+    q -= NF - 1 - lo;
+    lo++;
+  }
+  *a = lo;
+  *b = lo + 1 + q;
+  *c = (k % 4) / 2;
+  *r = k % 2;
+  return 0;
+}
+
 /* The unit of a packed clover block that holds entry (i, j) (0 <= i, j < 2 NF), and *how
  * (clover_packed_unit_sc). */
 HR_INLINE int clover_packed_unit(int i, int j, int *how) {

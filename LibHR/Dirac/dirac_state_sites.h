@@ -82,51 +82,34 @@ HR_INLINE void dirac_view_link(suNf *out, const dirac_links_view *v, int ix, int
   }
 }
 
-/* F_mu,nu(x) = (Q - Q^+) / 8, Q the sum of the four clover leaves at ix (clover.h). */
+/* Entry k (row-major) of U_mu(ix) of the view. */
+HR_INLINE hr_complex dirac_view_link_entry(const dirac_links_view *v, int ix, int mu, int k) {
+  const int e = ix - v->shift;
+  if (v->off == NULL) return v->base[4 * e + mu].c[k];
+  const int o = v->off[e];
+  return read_gpu_suNf_unit(v->len[e], v->base + 4 * o, e - o, mu, k);
+}
+
+/* The clover-leaf F_mu,nu of the represented links (clover_leaf_template.h): dirac_antiherm,
+ * dirac_clover_F, dirac_antiherm_entry, dirac_antiherm_to_matrix. */
+#define CLT_NAME(x) dirac_##x
+#define CLT_MAT suNf
+#define CLT_DIM NF
+#define CLT_M_(op) suNf##op
+#define CLT_VIEW dirac_links_view
+#define CLT_LINK(out, v, ix, mu) dirac_view_link(out, v, ix, mu)
+#define CLT_LINK_ENTRY(v, ix, mu, k) dirac_view_link_entry(v, ix, mu, k)
+#define CLT_UP(v, ix, mu) ((v)->iup[4 * (ix) + (mu)])
+#define CLT_DN(v, ix, mu) ((v)->idn[4 * (ix) + (mu)])
+#include "clover_leaf_template.h"
+
+/* F_mu,nu(x) = (Q - Q^+) / 8 as a matrix, Q the sum of the four clover leaves at ix
+ * (clover.h; dirac_clover_F). */
 HR_INLINE void dirac_site_field_strength(suNf *F, const dirac_links_view *v, int ix, int mu,
                                          int nu) {
-  const int *up = v->iup, *dn = v->idn;
-  const int xpm = up[4 * ix + mu], xpn = up[4 * ix + nu], xmm = dn[4 * ix + mu],
-            xmn = dn[4 * ix + nu];
-  const int xmm_pn = up[4 * xmm + nu], xmm_mn = dn[4 * xmm + nu], xmn_pm = up[4 * xmn + mu];
-  suNf q, a, b, leaf, l1, l2;
-  /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-  dirac_view_link(&l1, v, ix, mu);
-  dirac_view_link(&l2, v, xpm, nu);
-  suNf_mul(&a, &l1, &l2);
-  dirac_view_link(&l1, v, xpn, mu);
-  suNf_mul_dag(&b, &a, &l1);
-  dirac_view_link(&l1, v, ix, nu);
-  suNf_mul_dag(&q, &b, &l1);
-  /* U_nu(x) U_mu(x-mu+nu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-  dirac_view_link(&l2, v, xmm_pn, mu);
-  suNf_mul_dag(&a, &l1, &l2);
-  dirac_view_link(&l1, v, xmm, nu);
-  suNf_mul_dag(&b, &a, &l1);
-  dirac_view_link(&l1, v, xmm, mu);
-  suNf_mul(&leaf, &b, &l1);
-  suNf_add(&q, &q, &leaf);
-  /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-  dirac_view_link(&l2, v, xmm_mn, nu);
-  suNf_mul(&a, &l2, &l1);
-  suNf_dagger(&b, &a);
-  dirac_view_link(&l1, v, xmm_mn, mu);
-  suNf_mul(&a, &b, &l1);
-  dirac_view_link(&l1, v, xmn, nu);
-  suNf_mul(&leaf, &a, &l1);
-  suNf_add(&q, &q, &leaf);
-  /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x-nu+mu) U_mu(x)^+ */
-  dirac_view_link(&l2, v, xmn, mu);
-  suNf_dag_mul(&a, &l1, &l2);
-  dirac_view_link(&l1, v, xmn_pm, nu);
-  suNf_mul(&b, &a, &l1);
-  dirac_view_link(&l1, v, ix, mu);
-  suNf_mul_dag(&leaf, &b, &l1);
-  suNf_add(&q, &q, &leaf);
-  /* F = (Q - Q^+) / 8 */
-  suNf_dagger(&a, &q);
-  suNf_sub(&b, &q, &a);
-  suNf_scale(F, 0.125, &b);
+  dirac_antiherm f;
+  dirac_clover_F(&f, v, ix, mu, nu, 0);
+  dirac_antiherm_to_matrix(F, &f);
 }
 
 /* sigma_mu,nu restricted to the chirality blocks: s[pair][ch][s][t], pairs mu < nu in the
@@ -135,47 +118,35 @@ typedef struct {
   hr_complex s[6][2][2][2];
 } dirac_sigma_blocks;
 
-/* What the clover blocks of site ix are made of: the six F_mu,nu (pairs in the order of
- * dirac_sigma_blocks) and *diag = 4 + m0. Open time boundaries (v->open_t): returns 1 on the
- * slices 0 and glb_t - 1, where both blocks are the identity (F zero), and adds cF - 1
- * (v->dcf) to the diagonal on the slices 1 and glb_t - 2, as openQCD's SW term; else 0. */
-HR_INLINE int dirac_site_clover_fields(suNf F[6], double *diag, const dirac_links_view *v,
-                                       double m0, int ix) {
+/* sigma_mu,nu of one plane restricted to the chirality blocks: s[ch][s][t]. */
+typedef struct {
+  hr_complex s[2][2][2];
+} dirac_sigma_plane;
+
+/* out = plane p of sig, picked by comparisons (a run-time index into sig, a kernel parameter,
+ * would copy it to local memory). */
+HR_INLINE void dirac_sigma_select(dirac_sigma_plane *out, const dirac_sigma_blocks *sig, int p) {
+  HR_DEVICE_UNROLL
+  for (int k = 0; k < 8; k++) (&out->s[0][0][0])[k] = (&sig->s[0][0][0][0])[k];
+  HR_DEVICE_UNROLL
+  for (int q = 1; q < 6; q++)
+    HR_DEVICE_UNROLL
+    for (int k = 0; k < 8; k++)
+      if (q == p) (&out->s[0][0][0])[k] = (&sig->s[q][0][0][0])[k];
+}
+
+/* The diagonal term of the clover blocks of site ix: *diag = 4 + m0. Open time boundaries
+ * (v->open_t): returns 1 on the slices 0 and glb_t - 1, where both blocks are the identity,
+ * and adds cF - 1 (v->dcf) to the diagonal on the slices 1 and glb_t - 2, as openQCD's SW
+ * term; else 0. */
+HR_INLINE int dirac_site_clover_diag(double *diag, const dirac_links_view *v, double m0, int ix) {
   *diag = 4. + m0;
   if (v->open_t) {
     const int t = v->time[ix - v->shift];
-    if (dirac_open_outer_slice(t, v->glb_t)) {
-      for (int p = 0; p < 6; p++) suNf_zero(&F[p]);
-      return 1;
-    }
+    if (dirac_open_outer_slice(t, v->glb_t)) return 1;
     if (t == 1 || t == v->glb_t - 2) *diag += v->dcf;
   }
-  int p = 0;
-  for (int mu = 0; mu < 4; mu++)
-    for (int nu = mu + 1; nu < 4; nu++, p++) dirac_site_field_strength(&F[p], v, ix, mu, nu);
   return 0;
-}
-
-/* Block ch of diag + C, full and row-major (out[i D + j], D = 2 NF), from the F of
- * dirac_site_clover_fields; the identity when unit. */
-HR_INLINE void dirac_site_clover_block(hr_complex *out, const suNf F[6],
-                                       const dirac_sigma_blocks *sig, double csw, double diag,
-                                       int ch, int unit) {
-  enum { D_ = CLOVER_BLOCK_DIM };
-  if (unit) {
-    for (int k = 0; k < D_ * D_; k++) out[k] = hr_cmplx(k % (D_ + 1) == 0 ? 1. : 0., 0.);
-    return;
-  }
-  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
-  for (int s = 0; s < 2; s++)
-    for (int a = 0; a < NF; a++)
-      for (int t = 0; t < 2; t++)
-        for (int b = 0; b < NF; b++) {
-          hr_complex z = hr_cmplx(s == t && a == b ? diag : 0., 0.);
-          for (int q = 0; q < 6; q++)
-            z += ihalf_csw * hr_cmul(sig->s[q][ch][s][t], F[q].c[a * NF + b]);
-          out[(s * NF + a) * D_ + t * NF + b] = z;
-        }
 }
 
 /* Where the packed clover blocks (or inverses) of a site go, a unit at a time: unit k of the
@@ -205,21 +176,46 @@ HR_INLINE void dirac_clover_put_diag(const dirac_clover_sink *s, int ch, int a, 
   dirac_clover_put(s, ch, clover_packed_unit(a, a, &how), hr_cmplx(re_up, re_lo));
 }
 
-/* Block ch of s = the packed form (field_kinds.h) of the Hermitian block full (row-major):
- * the entries that the packed form keeps, the real parts only on the diagonal. The other
- * entries are their conjugates exactly for the blocks of dirac_site_clover_block. */
-HR_INLINE void dirac_clover_pack(const dirac_clover_sink *s, int ch, const hr_complex *full) {
-  enum { D_ = CLOVER_BLOCK_DIM };
-  for (int i = 0; i < D_; i++)
-    for (int j = 0; j < D_; j++) {
-      int how;
-      const int k = clover_packed_unit(i, j, &how);
-      if (how == HR_CLOVER_UNIT)
-        dirac_clover_put(s, ch, k, full[i * D_ + j]);
-      else if (how == HR_CLOVER_RE)
-        dirac_clover_put_diag(s, ch, i, hr_creal(full[i * D_ + i]),
-                              hr_creal(full[(i + NF) * (D_ + 1)]));
+/* Unit k of block ch of s (double precision). */
+HR_INLINE hr_complex dirac_clover_get(const dirac_clover_sink *s, int ch, int k) {
+  hr_complex z;
+  HR_UNIT_LOAD(&z, &s->dbl[(size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride]);
+  return z;
+}
+
+/* The double-precision units of both blocks of s = diag times the identity. */
+HR_INLINE void dirac_clover_init(const dirac_clover_sink *s, double diag) {
+  for (int ch = 0; ch < 2; ch++)
+    for (int k = 0; k < CLOVER_PACKED_UNITS; k++) {
+      const hr_complex z = k >= 2 * NF * (NF - 1) && (k - 2 * NF * (NF - 1)) % 2 == 0
+                               ? hr_cmplx(diag, diag) /* (a, a) and (NF + a, NF + a) */
+                               : hr_cmplx(0., 0.);
+      HR_UNIT_STORE(&s->dbl[(size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride], &z);
     }
+}
+
+/* Block ch of s (double-precision units) += (i csw / 2) sigma_mu,nu F_mu,nu restricted to the
+ * chirality ch, sigma of one plane (dirac_sigma_select) and F by its independent parts: entry (r NF + a, t NF + b) gains i csw/2 sigma[r][t] F_ab, the
+ * unit of a real diagonal pair the real parts of its two entries. */
+HR_INLINE void dirac_clover_add_plane(const dirac_clover_sink *s, int ch,
+                                      const dirac_sigma_plane *sig, double csw,
+                                      const dirac_antiherm *F) {
+  const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
+  HR_DEVICE_UNROLL
+  for (int k = 0; k < CLOVER_PACKED_UNITS; k++) {
+    int r, a, t, b;
+    const int pair = clover_packed_entry(k, &r, &a, &t, &b);
+    hr_complex z = dirac_clover_get(s, ch, k);
+    if (!pair) {
+      z += ihalf_csw * hr_cmul(sig->s[ch][r][t], dirac_antiherm_entry(F, a, b));
+    } else { /* (a, a) and (NF + a, NF + a) */
+      const hr_complex f = dirac_antiherm_entry(F, a, a);
+      const hr_complex up = ihalf_csw * hr_cmul(sig->s[ch][0][0], f);
+      const hr_complex lo = ihalf_csw * hr_cmul(sig->s[ch][1][1], f);
+      z = hr_cmplx(hr_creal(z) + hr_creal(up), hr_cimag(z) + hr_creal(lo));
+    }
+    HR_UNIT_STORE(&s->dbl[(size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride], &z);
+  }
 }
 
 /* L D L^+ factorisation of the Hermitian block a in place: L (unit diagonal) in the strictly
@@ -228,14 +224,18 @@ HR_INLINE void dirac_clover_pack(const dirac_clover_sink *s, int ch, const hr_co
 HR_INLINE double dirac_site_factorise_block(hr_complex *a, double *d) {
   enum { D_ = CLOVER_BLOCK_DIM };
   double logdet = 0.;
+  HR_DEVICE_UNROLL
   for (int j = 0; j < D_; j++) {
     double dj = hr_creal(a[j * D_ + j]);
+    HR_DEVICE_UNROLL
     for (int k = 0; k < j; k++) dj -= hr_cabs2(a[j * D_ + k]) * d[k];
     if (!(dj > 0.)) return (double)NAN;
     d[j] = dj;
     logdet += log(dj);
+    HR_DEVICE_UNROLL
     for (int i = j + 1; i < D_; i++) {
       hr_complex z = a[i * D_ + j];
+      HR_DEVICE_UNROLL
       for (int k = 0; k < j; k++) z -= hr_cmul_conj(a[i * D_ + k], a[j * D_ + k]) * d[k];
       a[i * D_ + j] = z / dj;
     }
@@ -277,20 +277,40 @@ HR_INLINE void dirac_site_inverse_pack(const dirac_clover_sink *s, int ch, const
 
 /* The clover state of site ix: packed blocks into blk, packed inverses into inv (both
  * precisions, dirac_clover_sink), and log det of both blocks as the return value (NaN when
- * one is not positive definite: its inverse is then zero). One chirality at a time. */
+ * one is not positive definite: its inverse is then zero). The blocks are summed in blk's
+ * units a plane at a time (one F_mu,nu made at a time, dirac_clover_F), then each is
+ * factorised from its units (lower triangle) and its inverse solved a column at a time: no
+ * whole block or set of F is held (GPU registers). */
 HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clover_sink *inv,
                                    const dirac_links_view *v, const dirac_sigma_blocks *sig,
                                    double csw, double m0, int ix) {
   enum { D_ = CLOVER_BLOCK_DIM };
-  suNf F[6];
   double diag;
-  const int unit = dirac_site_clover_fields(F, &diag, v, m0, ix);
+  const int unit = dirac_site_clover_diag(&diag, v, m0, ix);
+  dirac_clover_init(blk, unit ? 1. : diag);
+  if (!unit) {
+    for (int p = 0; p < 6; p++) {
+      const int mu = p < 3 ? 0 : (p < 5 ? 1 : 2), nu = p < 3 ? p + 1 : (p < 5 ? p - 1 : 3);
+      dirac_antiherm F;
+      dirac_clover_F(&F, v, ix, mu, nu, 0);
+      HR_GPU_LOAD_BARRIER();
+      dirac_sigma_plane sg;
+      dirac_sigma_select(&sg, sig, p);
+      HR_DEVICE_UNROLL
+      for (int ch = 0; ch < 2; ch++) dirac_clover_add_plane(blk, ch, &sg, csw, &F);
+    }
+  }
+  for (int ch = 0; ch < 2; ch++) /* the single-precision units */
+    for (int k = 0; k < CLOVER_PACKED_UNITS; k++)
+      dirac_clover_put(blk, ch, k, dirac_clover_get(blk, ch, k));
   double ld = 0.;
+  const dirac_clover_ref r = {blk->dbl, blk->stride};
   for (int ch = 0; ch < 2; ch++) {
-    hr_complex a[D_ * D_];
+    hr_complex a[D_ * D_]; /* the lower triangle and the diagonal */
     double d[D_];
-    dirac_site_clover_block(a, F, sig, csw, diag, ch, unit);
-    dirac_clover_pack(blk, ch, a);
+    HR_GPU_LOAD_BARRIER();
+    for (int i = 0; i < D_; i++)
+      for (int j = 0; j <= i; j++) a[i * D_ + j] = dirac_clover_entry(&r, ch, i, j);
     const double l = dirac_site_factorise_block(a, d);
     ld += l;
     if (isnan(l)) { /* not positive definite: the program stops; no indeterminate values */

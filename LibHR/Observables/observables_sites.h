@@ -78,132 +78,23 @@ HR_INLINE double obs_site_plaquettes(const obs_gauge_view *v, int ix, int which)
   return s;
 }
 
-/* m = m W a row at a time in place, W = U_mu(ix) (dag = 0) or U_mu(ix)^+ (dag = 1), each
- * entry of the link read from the view where it is used (again for each row: from cache), so
- * that besides m only a row is held: the device-code form of obs_add_leaf (registers). The
- * products and sums of suNg_mul_left_inplace and suNg_mul_dag, which the host form uses, in
- * the same order (the sum starts from 0, which can only change the sign of an exact zero). */
-HR_INLINE void obs_mul_link_inplace(suNg *m, const obs_gauge_view *v, int ix, int mu, int dag) {
-  HR_DEVICE_UNROLL
-  for (int i = 0; i < NG; ++i) {
-    hr_complex row[NG];
-    HR_GPU_LOAD_BARRIER();
-    HR_DEVICE_UNROLL
-    for (int j = 0; j < NG; ++j) {
-      hr_complex s = hr_cmplx(0., 0.);
-      HR_DEVICE_UNROLL
-      for (int k = 0; k < NG; ++k) {
-        const hr_complex e = dag ? hr_conj(gauge_view_link_entry(v, ix, mu, j * NG + k))
-                                 : gauge_view_link_entry(v, ix, mu, k * NG + j);
-        s += hr_cmul(m->c[i * NG + k], e);
-      }
-      row[j] = s;
-    }
-    HR_DEVICE_UNROLL
-    for (int j = 0; j < NG; ++j) m->c[i * NG + j] = row[j];
-  }
-}
+/* The clover-leaf F_{mu nu} (clover_leaf_template.h): obs_antiherm, obs_clover_F,
+ * obs_antiherm_re_trace_mul. */
+#define CLT_NAME(x) obs_##x
+#define CLT_MAT suNg
+#define CLT_DIM NG
+#define CLT_M_(op) suNg##op
+#define CLT_VIEW obs_gauge_view
+#define CLT_LINK(out, v, ix, mu) obs_link(out, v, ix, mu)
+#define CLT_LINK_ENTRY(v, ix, mu, k) gauge_view_link_entry(v, ix, mu, k)
+#define CLT_UP(v, ix, mu) obs_up(v, ix, mu)
+#define CLT_DN(v, ix, mu) obs_dn(v, ix, mu)
+#include "clover_leaf_template.h"
 
-/* An antihermitian matrix by its independent parts: the imaginary parts of the diagonal and
- * the entries above it, row by row. */
-typedef struct {
-  double diag[NG];
-  hr_complex up[NG * (NG - 1) / 2];
-} obs_antiherm;
-
-/* a (+)= m - m^+ (by its independent parts); first != 0 writes a instead of adding. */
-HR_INLINE void obs_antiherm_add_part(obs_antiherm *a, int first, const suNg *m) {
-  int u = 0;
-  HR_DEVICE_UNROLL
-  for (int i = 0; i < NG; ++i) {
-    const double d = 2.0 * hr_cimag(m->c[i * NG + i]);
-    a->diag[i] = first ? d : a->diag[i] + d;
-    HR_DEVICE_UNROLL
-    for (int j = i + 1; j < NG; ++j, ++u) {
-      const hr_complex z = m->c[i * NG + j] - hr_conj(m->c[j * NG + i]);
-      a->up[u] = first ? z : a->up[u] + z;
-    }
-  }
-}
-
-/* Re tr(a b) of two antihermitian matrices: -sum_i a_ii b_ii - 2 sum_i<j Re(a_ij conj(b_ij))
- * (imaginary parts of the diagonals). */
-HR_INLINE double obs_antiherm_re_trace_mul(const obs_antiherm *a, const obs_antiherm *b) {
-  double s = 0.0;
-  HR_DEVICE_UNROLL
-  for (int i = 0; i < NG; ++i) s -= a->diag[i] * b->diag[i];
-  HR_DEVICE_UNROLL
-  for (int u = 0; u < NG * (NG - 1) / 2; ++u)
-    s -= 2.0 * hr_creal(hr_cmul_conj(a->up[u], b->up[u]));
-  return s;
-}
-
-/* a (+)= P - P^+, P the product of four links (link mus[0] of ixs[0], its adjoint when
- * dags[0], times the links (ixs[k], mus[k], dags[k]) in turn), made in place
- * (obs_mul_link_inplace); first != 0 writes a instead of adding. */
-HR_INLINE void obs_add_leaf(obs_antiherm *a, int first, const obs_gauge_view *v,
-                            const int ixs[4], const int mus[4], const int dags[4]) {
-  suNg m;
-  obs_link(&m, v, ixs[0], mus[0]);
-  if (dags[0]) {
-    suNg t = m;
-    suNg_dagger(&m, &t);
-  }
-#ifdef __CUDA_ARCH__
-  /* device code: the links read where they are used (registers) */
-  HR_DEVICE_UNROLL
-  for (int k = 1; k < 4; ++k) obs_mul_link_inplace(&m, v, ixs[k], mus[k], dags[k]);
-#else
-  /* host: the three links read at once (their loads overlap), then the same products */
-  suNg w[3];
-  for (int k = 1; k < 4; ++k) obs_link(&w[k - 1], v, ixs[k], mus[k]);
-  for (int k = 1; k < 4; ++k) {
-    if (dags[k]) {
-      const suNg t = m;
-      suNg_mul_dag(&m, &t, &w[k - 1]);
-    } else {
-      suNg_mul_left_inplace(&m, &w[k - 1]);
-    }
-  }
-#endif
-  obs_antiherm_add_part(a, first, &m);
-}
-
-/* F_{mu nu}(x) by its independent parts: the traceless part of (Q - Q^+)/8, Q the sum of the
- * four plaquette leaves in the (mu, nu) plane that start and end at x, counter-clockwise.
- * Each leaf is made a link at a time in place and only its antihermitian part is summed
- * (obs_add_leaf): besides the sum, one matrix and a row are held (GPU registers). */
+/* F_{mu nu}(x) by its independent parts: the traceless part of (Q - Q^+)/8 (obs_clover_F). */
 HR_INLINE void obs_clover_field_strength(obs_antiherm *f, const obs_gauge_view *v, int ix,
                                          int mu, int nu) {
-  const int xpm = obs_up(v, ix, mu), xmm = obs_dn(v, ix, mu), xpn = obs_up(v, ix, nu),
-            xmn = obs_dn(v, ix, nu);
-  { /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-    const int i[4] = {ix, xpm, xpn, ix}, m[4] = {mu, nu, mu, nu}, d[4] = {0, 0, 1, 1};
-    obs_add_leaf(f, 1, v, i, m, d);
-  }
-  { /* U_nu(x) U_mu(x+nu-mu)^+ U_nu(x-mu)^+ U_mu(x-mu) */
-    const int i[4] = {ix, obs_dn(v, xpn, mu), xmm, xmm}, m[4] = {nu, mu, nu, mu},
-              d[4] = {0, 1, 1, 0};
-    obs_add_leaf(f, 0, v, i, m, d);
-  }
-  { /* U_mu(x-mu)^+ U_nu(x-mu-nu)^+ U_mu(x-mu-nu) U_nu(x-nu) */
-    const int xmm_mn = obs_dn(v, xmn, mu);
-    const int i[4] = {xmm, xmm_mn, xmm_mn, xmn}, m[4] = {mu, nu, mu, nu}, d[4] = {1, 1, 0, 0};
-    obs_add_leaf(f, 0, v, i, m, d);
-  }
-  { /* U_nu(x-nu)^+ U_mu(x-nu) U_nu(x+mu-nu) U_mu(x)^+ */
-    const int i[4] = {xmn, xmn, obs_dn(v, xpm, nu), ix}, m[4] = {nu, mu, nu, mu},
-              d[4] = {1, 0, 0, 1};
-    obs_add_leaf(f, 0, v, i, m, d);
-  }
-  double tr = 0.0;
-  HR_DEVICE_UNROLL
-  for (int i = 0; i < NG; ++i) tr += f->diag[i] * 0.125;
-  tr /= (double)NG;
-  HR_DEVICE_UNROLL
-  for (int i = 0; i < NG; ++i) f->diag[i] = f->diag[i] * 0.125 - tr;
-  HR_DEVICE_UNROLL
-  for (int u = 0; u < NG * (NG - 1) / 2; ++u) f->up[u] = 0.125 * f->up[u];
+  obs_clover_F(f, v, ix, mu, nu, 1);
 }
 
 /* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]

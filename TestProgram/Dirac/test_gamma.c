@@ -284,7 +284,8 @@ END_TEST
 /* The packed clover layout (field_kinds.h): every unit holds entries of one Hermitian pair
  * (i, j), (j, i) or the two real diagonal entries of one colour, each unit is used, the
  * column pairs (a, NF + a) of the sub-blocks a < b are adjacent units (the CPU kernels' pair
- * form); a random packed block is Hermitian through dirac_clover_entry, and
+ * form); clover_packed_entry inverts clover_packed_unit_sc; a random packed block is
+ * Hermitian through dirac_clover_entry, and
  * dirac_site_clover_mul is the product with its full matrix. */
 START_TEST(test_clover_packed) {
   enum { D = 2 * NF, U = CLOVER_PACKED_UNITS };
@@ -316,6 +317,13 @@ START_TEST(test_clover_packed) {
                       (uses[k][HR_CLOVER_UNIT] == 0 && uses[k][HR_CLOVER_CONJ] == 0 &&
                        uses[k][HR_CLOVER_RE] == 1 && uses[k][HR_CLOVER_IM] == 1),
                   "unit %d is not one Hermitian pair or one diagonal pair", k);
+  /* clover_packed_entry is the inverse of clover_packed_unit_sc */
+  for (int k = 0; k < U; k++) {
+    int r, a, c, b, how;
+    const int pair = clover_packed_entry(k, &r, &a, &c, &b);
+    ck_assert_int_eq(clover_packed_unit_sc(r, a, c, b, &how), k);
+    ck_assert_int_eq(how, pair ? HR_CLOVER_RE : HR_CLOVER_UNIT);
+  }
   hr_rng_stream st;
   rng_stream_init(&st, 13, 0, 0);
   suNf_clover cl;
