@@ -325,10 +325,17 @@ HR_INLINE double suN_structure_constant(int n, int a, int b, int c) {
  * matrix products), then s squarings. Row i of U Z needs only row i of U, so U is updated a
  * row at a time in place, and every array index is a loop counter over n: in a kernel (n = NG,
  * loops unrolled) Y, Z, U and one row stay in registers, no stack frame. The coefficients
- * 1/k! are 1 / k! of exact whole numbers (k <= 18). */
-HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
+ * 1/k! are 1 / k! of exact whole numbers (k <= 18). With ah != 0, X must be exactly
+ * antihermitian (X_ji = -conj(X_ij) bit for bit, as suN_algebra_to_matrix makes it): Y and the
+ * hermitian Z are then held by their diagonals and upper triangles, the entries below read as
+ * the conjugates that the full products give bit for bit (fewer registers in a kernel; the
+ * same result). */
+HR_INLINE void suN_exp_core(hr_complex *U, int n, const hr_complex *X, int ah) {
   SUN_CHECK_DIM_(n);
   hr_complex Y[HR_SUN_NMAX * HR_SUN_NMAX], Z[HR_SUN_NMAX * HR_SUN_NMAX];
+  /* entry (i, j) of Y and of Z, from the upper triangle when ah */
+#define SUN_EXP_Y_(i, j) (ah && (j) < (i) ? -hr_conj(Y[(j) * n + (i)]) : Y[(i) * n + (j)])
+#define SUN_EXP_Z_(i, j) (ah && (j) < (i) ? hr_conj(Z[(j) * n + (i)]) : Z[(i) * n + (j)])
   const double norm = sqrt(cmat_sqnorm(n, X)); /* Frobenius norm >= spectral norm */
   int squarings = 0;
   double scale = 1.0;
@@ -336,8 +343,10 @@ HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
     scale *= 0.5;
     ++squarings;
   }
-  for (int i = 0; i < n * n; ++i)
-    Y[i] = scale * X[i];
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < n; ++i)
+    HR_DEVICE_UNROLL
+    for (int j = ah ? i : 0; j < n; ++j) Y[i * n + j] = scale * X[i * n + j];
   /* degree m: first k with ynorm^k / k! < 1e-17 (the tail is then below 2e-17 * ynorm) */
   const double ynorm = norm * scale;
   int degree = 1;
@@ -346,7 +355,16 @@ HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
     ++degree;
     term *= ynorm / degree;
   }
-  cmat_mul(Z, n, Y, Y);
+  /* Z = Y Y (the operations of cmat_mul) */
+  HR_DEVICE_UNROLL
+  for (int i = 0; i < n; ++i)
+    HR_DEVICE_UNROLL
+    for (int j = ah ? i : 0; j < n; ++j) {
+      hr_complex z = hr_cmplx(0.0, 0.0);
+      HR_DEVICE_UNROLL
+      for (int k = 0; k < n; ++k) z += hr_cmul(SUN_EXP_Y_(i, k), SUN_EXP_Y_(k, j));
+      Z[i * n + j] = z;
+    }
   /* fact = (2j + 1)! for the current block j, from the top block down (exact: k <= 19) */
   const int top = degree / 2;
   double fact = 1.0;
@@ -365,31 +383,42 @@ HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) {
         if (j == top) {
           row[c] = hr_cmplx(0.0, 0.0);
         } else {
-          hr_complex acc = hr_cmul(U[i * n], Z[c]);
+          hr_complex acc = hr_cmul(U[i * n], SUN_EXP_Z_(0, c));
           HR_DEVICE_UNROLL
           for (int l = 1; l < n; ++l)
-            acc += hr_cmul(U[i * n + l], Z[l * n + c]);
+            acc += hr_cmul(U[i * n + l], SUN_EXP_Z_(l, c));
           row[c] = acc;
         }
       }
       HR_DEVICE_UNROLL
       for (int c = 0; c < n; ++c)
-        U[i * n + c] = row[c] + c1 * Y[i * n + c];
+        U[i * n + c] = row[c] + c1 * SUN_EXP_Y_(i, c);
       U[i * n + i] += c0;
     }
   }
+#undef SUN_EXP_Y_
+#undef SUN_EXP_Z_
   for (int s = 0; s < squarings; ++s) {
     cmat_mul(Z, n, U, U);
     cmat_copy(U, n, Z);
   }
 }
 
-/* U = exp(i sum_a v_a T^a), an element of SU(n). */
+/* U = exp(X) for an n x n matrix X (suN_exp_core). */
+HR_INLINE void suN_exp(hr_complex *U, int n, const hr_complex *X) { suN_exp_core(U, n, X, 0); }
+
+/* U = exp(i sum_a v_a T^a), an element of SU(n). X is exactly antihermitian: device code
+ * holds Y and Z by their triangles (suN_exp_core, registers), the host the full matrices
+ * (its loops run faster without the selections); the same bits (test_suN_group). */
 HR_INLINE void suN_exp_algebra(hr_complex *U, int n, const double *v) {
   SUN_CHECK_DIM_(n);
   hr_complex X[HR_SUN_NMAX * HR_SUN_NMAX];
   suN_algebra_to_matrix(X, n, v);
-  suN_exp(U, n, X);
+#ifdef __CUDA_ARCH__
+  suN_exp_core(U, n, X, 1);
+#else
+  suN_exp_core(U, n, X, 0);
+#endif
 }
 
 /* Project U back to SU(n) in place: Gram-Schmidt orthonormalisation of the rows (first row

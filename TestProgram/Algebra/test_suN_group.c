@@ -217,6 +217,15 @@ START_TEST(test_exp) {
       for (int a = 0; a < n * n - 1; ++a)
         v[a] *= norms[in] / sqrt(len);
       suN_exp_algebra(U, n, v);
+      /* the triangle form of suN_exp_core (device code's suN_exp_algebra) gives the bits of
+       * the full form */
+      suN_algebra_to_matrix(X, n, v);
+      suN_exp_core(R, n, X, 1);
+      suN_exp_core(W, n, X, 0);
+      ck_assert_msg(memcmp(W, R, (size_t)(n * n) * sizeof(hr_complex)) == 0 &&
+                        memcmp(U, R, (size_t)(n * n) * sizeof(hr_complex)) == 0,
+                    "exp by triangles differs in its bits from the full form, n=%d |v|=%g", n,
+                    norms[in]);
       const double tol = 1e-14 * (1.0 + norms[in]);
       ck_assert_small(test_unitarity(n, U), tol, "exp unitary n=%d |v|=%g", n, norms[in]);
       ck_assert_small(test_det_defect(n, U), tol, "det exp n=%d |v|=%g", n, norms[in]);
