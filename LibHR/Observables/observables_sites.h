@@ -11,6 +11,7 @@
 #define OBSERVABLES_SITES_H
 
 #include "gauge_view.h"
+#include "gauge_view_paths.h"
 #include "gpu.h"
 #include "hr_complex.h"
 #include "hr_inline.h"
@@ -78,23 +79,11 @@ HR_INLINE double obs_site_plaquettes(const obs_gauge_view *v, int ix, int which)
   return s;
 }
 
-/* The clover-leaf F_{mu nu} (clover_leaf_template.h): obs_antiherm, obs_clover_F,
- * obs_antiherm_re_trace_mul. */
-#define CLT_NAME(x) obs_##x
-#define CLT_MAT suNg
-#define CLT_DIM NG
-#define CLT_M_(op) suNg##op
-#define CLT_VIEW obs_gauge_view
-#define CLT_LINK(out, v, ix, mu) obs_link(out, v, ix, mu)
-#define CLT_LINK_ENTRY(v, ix, mu, k) gauge_view_link_entry(v, ix, mu, k)
-#define CLT_UP(v, ix, mu) obs_up(v, ix, mu)
-#define CLT_DN(v, ix, mu) obs_dn(v, ix, mu)
-#include "clover_leaf_template.h"
-
-/* F_{mu nu}(x) by its independent parts: the traceless part of (Q - Q^+)/8 (obs_clover_F). */
-HR_INLINE void obs_clover_field_strength(obs_antiherm *f, const obs_gauge_view *v, int ix,
+/* F_{mu nu}(x) by its independent parts: the traceless part of (Q - Q^+)/8
+ * (gauge_view_clover_F of gauge_view_paths.h). */
+HR_INLINE void obs_clover_field_strength(gauge_view_antiherm *f, const obs_gauge_view *v, int ix,
                                          int mu, int nu) {
-  obs_clover_F(f, v, ix, mu, nu, 1);
+  gauge_view_clover_F(f, v, ix, mu, nu, 1);
 }
 
 /* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]
@@ -106,12 +95,12 @@ HR_INLINE void obs_clover_density(double *e, double *q, const obs_gauge_view *v,
    * directions (no arrays indexed at run time: they would go to local memory) */
   HR_DEVICE_UNROLL
   for (int k = 0; k < 3; ++k) {
-    obs_antiherm f, g;
+    gauge_view_antiherm f, g;
     obs_clover_field_strength(&f, v, ix, 0, k + 1);
-    es -= obs_antiherm_re_trace_mul(&f, &f);
+    es -= gauge_view_antiherm_re_trace_mul(&f, &f);
     obs_clover_field_strength(&g, v, ix, k == 0 ? 2 : 1, k == 2 ? 2 : 3);
-    es -= obs_antiherm_re_trace_mul(&g, &g);
-    s += (k == 1 ? -1.0 : 1.0) * obs_antiherm_re_trace_mul(&f, &g);
+    es -= gauge_view_antiherm_re_trace_mul(&g, &g);
+    s += (k == 1 ? -1.0 : 1.0) * gauge_view_antiherm_re_trace_mul(&f, &g);
   }
   *e = es;
   *q = -2.0 * s / (8.0 * OBS_PI * OBS_PI);
