@@ -1,8 +1,8 @@
-/* clover_leaf_template.h -- products of links along a path made in place (staples, leaves) and
- * the clover-leaf field strength F_mu,nu(x) = (Q - Q^+) / 8, Q the sum of the four plaquette
- * leaves at x in the (mu, nu) plane, written once for the gauge
- * observables and the heatbath (suNg links of a gauge_view, Include/gauge_view_paths.h) and the
- * clover term of the Dirac operators (represented suNf links of a dirac_links_view,
+/* clover_leaf_template.h -- products of links along a path made in place and the clover-leaf
+ * field strength F_mu,nu(x) = (Q - Q^+) / 8, Q the sum of the four plaquette leaves at x in the
+ * (mu, nu) plane, written once for the gauge observables (suNg links of a gauge_view,
+ * Include/gauge_view_paths.h) and the clover term of the Dirac operators (represented suNf
+ * links of a dirac_links_view,
  * LibHR/Dirac/dirac_state_sites.h). F is antihermitian and kept by its independent parts
  * (CLT_NAME(antiherm)); each leaf is made in place a link at a time and only its
  * antihermitian part P - P^+ is summed, so that besides the sum one matrix and a row are held

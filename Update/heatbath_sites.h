@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "gauge_view.h"
-#include "gauge_view_paths.h"
 #include "hr_complex.h"
 #include "hr_inline.h"
 #include "random.h"
@@ -132,29 +131,31 @@ HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_
   suNg_reunitarize(U);
 }
 
-/* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). Each
- * staple is made in place a link at a time (gauge_view_path_product: besides A one matrix and
- * a row are held, GPU registers); on the host the same products as (a b^+) c^+ and
- * (a b)^+ c before, so the same bits (device code: up to the sign of an exact zero). */
+/* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). */
 HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
+  /* the third link of a staple is read into l0 once the first product is made (fewer
+   * matrices live: GPU registers) */
+  suNg l0, l1, a, b;
   const int xpm = gauge_view_up(v, ix, mu);
   suNg_zero(A);
-  for (int k = 0; k < 3; ++k) {
-    const int nu = k + (k >= mu);
-    const int xmn = gauge_view_dn(v, ix, nu);
-    suNg m;
-    { /* U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-      const int i[3] = {xpm, gauge_view_up(v, ix, nu), ix}, d[3] = {0, 1, 1};
-      const int l[3] = {nu, mu, nu};
-      gauge_view_path_product(&m, v, 3, i, l, d);
-    }
-    suNg_add(A, A, &m);
-    { /* U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu) */
-      const int i[3] = {gauge_view_dn(v, xpm, nu), xmn, xmn}, d[3] = {1, 1, 0};
-      const int l[3] = {nu, mu, nu};
-      gauge_view_path_product(&m, v, 3, i, l, d);
-    }
-    suNg_add(A, A, &m);
+  for (int nu = 0; nu < 4; ++nu) {
+    if (nu == mu) continue;
+    const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
+    const int xpm_mn = gauge_view_dn(v, xpm, nu);
+    /* U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
+    gauge_view_link(&l0, v, xpm, nu);
+    gauge_view_link(&l1, v, xpn, mu);
+    suNg_mul_dag(&a, &l0, &l1);
+    gauge_view_link(&l0, v, ix, nu);
+    suNg_mul_dag(&b, &a, &l0);
+    suNg_add(A, A, &b);
+    /* U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu) = (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu) */
+    gauge_view_link(&l0, v, xmn, mu);
+    gauge_view_link(&l1, v, xpm_mn, nu);
+    suNg_mul(&a, &l0, &l1);
+    gauge_view_link(&l0, v, xmn, nu);
+    suNg_dag_mul(&b, &a, &l0);
+    suNg_add(A, A, &b);
   }
 }
 
