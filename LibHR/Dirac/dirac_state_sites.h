@@ -160,9 +160,14 @@ typedef struct {
   size_t stride;
 } dirac_clover_sink;
 
+/* Where unit k of block ch of s is (in dbl and flt). */
+HR_INLINE size_t dirac_clover_at(const dirac_clover_sink *s, int ch, int k) {
+  return (size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride;
+}
+
 /* Unit k of block ch of s = z (and its rounding to single precision). */
 HR_INLINE void dirac_clover_put(const dirac_clover_sink *s, int ch, int k, hr_complex z) {
-  const size_t at = (size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride;
+  const size_t at = dirac_clover_at(s, ch, k);
   const hr_complex_flt zf = hr_complex_to_flt(z);
   HR_UNIT_STORE(&s->dbl[at], &z);
   HR_UNIT_STORE(&s->flt[at], &zf);
@@ -179,24 +184,31 @@ HR_INLINE void dirac_clover_put_diag(const dirac_clover_sink *s, int ch, int a, 
 /* Unit k of block ch of s (double precision). */
 HR_INLINE hr_complex dirac_clover_get(const dirac_clover_sink *s, int ch, int k) {
   hr_complex z;
-  HR_UNIT_LOAD(&z, &s->dbl[(size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride]);
+  HR_UNIT_LOAD(&z, &s->dbl[dirac_clover_at(s, ch, k)]);
   return z;
+}
+
+/* Unit k of block ch of s = z, double precision only (dirac_clover_put writes both). */
+HR_INLINE void dirac_clover_set(const dirac_clover_sink *s, int ch, int k, hr_complex z) {
+  HR_UNIT_STORE(&s->dbl[dirac_clover_at(s, ch, k)], &z);
 }
 
 /* The double-precision units of both blocks of s = diag times the identity. */
 HR_INLINE void dirac_clover_init(const dirac_clover_sink *s, double diag) {
+  HR_DEVICE_UNROLL
   for (int ch = 0; ch < 2; ch++)
+    HR_DEVICE_UNROLL
     for (int k = 0; k < CLOVER_PACKED_UNITS; k++) {
-      const hr_complex z = k >= 2 * NF * (NF - 1) && (k - 2 * NF * (NF - 1)) % 2 == 0
-                               ? hr_cmplx(diag, diag) /* (a, a) and (NF + a, NF + a) */
-                               : hr_cmplx(0., 0.);
-      HR_UNIT_STORE(&s->dbl[(size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride], &z);
+      int r, a, c, b; /* the units of the real diagonal pairs (a, a), (NF + a, NF + a) */
+      const int pair = clover_packed_entry(k, &r, &a, &c, &b);
+      dirac_clover_set(s, ch, k, pair ? hr_cmplx(diag, diag) : hr_cmplx(0., 0.));
     }
 }
 
 /* Block ch of s (double-precision units) += (i csw / 2) sigma_mu,nu F_mu,nu restricted to the
- * chirality ch, sigma of one plane (dirac_sigma_select) and F by its independent parts: entry (r NF + a, t NF + b) gains i csw/2 sigma[r][t] F_ab, the
- * unit of a real diagonal pair the real parts of its two entries. */
+ * chirality ch, sigma of one plane (dirac_sigma_select) and F by its independent parts: entry
+ * (r NF + a, t NF + b) gains i csw/2 sigma[r][t] F_ab, the unit of a real diagonal pair the
+ * real parts of its two entries. */
 HR_INLINE void dirac_clover_add_plane(const dirac_clover_sink *s, int ch,
                                       const dirac_sigma_plane *sig, double csw,
                                       const dirac_antiherm *F) {
@@ -214,7 +226,7 @@ HR_INLINE void dirac_clover_add_plane(const dirac_clover_sink *s, int ch,
       const hr_complex lo = ihalf_csw * hr_cmul(sig->s[ch][1][1], f);
       z = hr_cmplx(hr_creal(z) + hr_creal(up), hr_cimag(z) + hr_creal(lo));
     }
-    HR_UNIT_STORE(&s->dbl[(size_t)(ch * CLOVER_PACKED_UNITS + k) * s->stride], &z);
+    dirac_clover_set(s, ch, k, z);
   }
 }
 

@@ -79,16 +79,10 @@ HR_INLINE double obs_site_plaquettes(const obs_gauge_view *v, int ix, int which)
   return s;
 }
 
-/* F_{mu nu}(x) by its independent parts: the traceless part of (Q - Q^+)/8
- * (gauge_view_clover_F of gauge_view_paths.h). */
-HR_INLINE void obs_clover_field_strength(gauge_view_antiherm *f, const obs_gauge_view *v, int ix,
-                                         int mu, int nu) {
-  gauge_view_clover_F(f, v, ix, mu, nu, 1);
-}
-
 /* E(x) = -sum_{mu<nu} tr F^2 and q(x) = -(2/(8 pi^2)) Re[tr F01 F23 + tr F02 F31 + tr F03 F12]
  * (openQCD: F^a = -2 tr(F T^a) with antihermitian T^a, so sum_a F^a G^a = -2 tr(F G)). The
- * planes are taken in the pairs of q, one F held while the other is made. */
+ * planes are taken in the pairs of q, one traceless F (gauge_view_clover_F) held while the
+ * other is made. */
 HR_INLINE void obs_clover_density(double *e, double *q, const obs_gauge_view *v, int ix) {
   double es = 0.0, s = 0.0;
   /* pairs (01, 23), (02, 13), (03, 12), F31 = -F13: plane (0, k + 1) and the other two
@@ -96,9 +90,9 @@ HR_INLINE void obs_clover_density(double *e, double *q, const obs_gauge_view *v,
   HR_DEVICE_UNROLL
   for (int k = 0; k < 3; ++k) {
     gauge_view_antiherm f, g;
-    obs_clover_field_strength(&f, v, ix, 0, k + 1);
+    gauge_view_clover_F(&f, v, ix, 0, k + 1, 1);
     es -= gauge_view_antiherm_re_trace_mul(&f, &f);
-    obs_clover_field_strength(&g, v, ix, k == 0 ? 2 : 1, k == 2 ? 2 : 3);
+    gauge_view_clover_F(&g, v, ix, k == 0 ? 2 : 1, k == 2 ? 2 : 3, 1);
     es -= gauge_view_antiherm_re_trace_mul(&g, &g);
     s += (k == 1 ? -1.0 : 1.0) * gauge_view_antiherm_re_trace_mul(&f, &g);
   }
