@@ -6,6 +6,7 @@
 
 #include "communications.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hr_core.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -93,5 +94,36 @@ double bench_stream_read(size_t bytes, int passes) {
   double gbs = ok && best > 0 ? sizeof(double) * 4.0 * (double)(n / 4) / best * 1e-9 : 0.0;
   global_sum(&gbs, 1);
   free(a);
+  return gbs;
+}
+
+double bench_device_copy(size_t bytes, int passes) {
+  double gbs = 0.0;
+#if HR_GPU_ENABLED
+  void *a = hr_gpu_alloc(bytes), *b = hr_gpu_alloc(bytes);
+  if (a != NULL && b != NULL) {
+    hr_gpu_zero(a, bytes);
+    hr_gpu_zero(b, bytes);
+    hr_gpu_copy_on_device(b, a, bytes); /* warm-up */
+    double best = 1e30;
+    for (int p = 0; p < passes; p++) {
+      hr_gpu_synchronize();
+      global_barrier();
+      const double t0 = bench_wtime();
+      hr_gpu_copy_on_device(p % 2 ? a : b, p % 2 ? b : a, bytes);
+      hr_gpu_synchronize();
+      double t = bench_wtime() - t0;
+      global_max(&t, 1);
+      if (t < best) best = t;
+    }
+    gbs = best > 0 ? 2.0 * (double)bytes / best * 1e-9 : 0.0;
+  }
+  hr_gpu_free(a);
+  hr_gpu_free(b);
+#else
+  (void)bytes;
+  (void)passes;
+#endif
+  global_sum(&gbs, 1);
   return gbs;
 }

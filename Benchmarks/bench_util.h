@@ -1,6 +1,7 @@
 /* bench_util.h -- helpers shared by the benchmarks: a wall clock, the STREAM-triad memory
  * bandwidth measured with the threads and processes of the run (the ceiling the benchmarks
- * compare with), and the thread count of OpenMP builds. */
+ * compare with), the device copy bandwidth (the ceiling of GPU builds), and the thread count
+ * of OpenMP builds. */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
@@ -20,6 +21,12 @@ double bench_stream_triad(size_t bytes_per_array, int passes);
  * threads, best of `passes`), summed over processes in GB/s. A reference for reductions: one
  * core often cannot read a single stream as fast as the triad moves three. */
 double bench_stream_read(size_t bytes, int passes);
+
+/* GPU builds: device-to-device copy of `bytes` bytes (cudaMemcpy; the emulated backend: memmove
+ * in host memory), best of `passes`, counted as bytes read plus bytes written, summed over
+ * processes in GB/s: the bandwidth ceiling of the device for streaming kernels. 0 in CPU
+ * builds or when the memory cannot be had. */
+double bench_device_copy(size_t bytes, int passes);
 
 /* Set the number of OpenMP threads (no-op without OpenMP); returns the number in use. */
 int bench_set_threads(int n);

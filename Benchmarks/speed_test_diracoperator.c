@@ -233,6 +233,9 @@ int main(int argc, char **argv) {
             "footprint=%.1fMB GBps=%.2f (ceiling); the hopping kernel also reads its site "
             "tables, %d B per output site (Doc/gpu.md)\n", dev, footprint / 1048576., triad,
             GPU_TABLE_BYTES);
+    lprintf("BENCH", 0, "GPU path: device copy (device to device, read + write) footprint=%.1fMB "
+            "GBps=%.2f (for reference)\n", footprint / 1048576.,
+            bench_device_copy(footprint / 2, 10));
   }
   lprintf("BENCH", 0, "overlap of communication: %s\n", dirac_comm_overlap() ? "on" : "off");
   lprintf("BENCH", 0, "CPU Dirac kernels: %s (%s); library built with: %s\n", HR_SIMD,

@@ -210,7 +210,8 @@ void global_access_sync(hr_global_access *a) {
   }
   /* counts of both kinds to every partner */
   {
-    int *both_s = malloc(sizeof(int) * 2 * (size_t)np), *both_r = malloc(sizeof(int) * 2 * (size_t)np);
+    int *both_s = calloc(2 * (size_t)np, sizeof(int)), *both_r = calloc(2 * (size_t)np, sizeof(int));
+    if (both_s == NULL || both_r == NULL) hr_error_code(HR_EXIT_SETUP, "global access: out of memory");
     for (int r = 0; r < np; r++) {
       both_s[2 * r] = nwr_s[r];
       both_s[2 * r + 1] = nf_s[r];

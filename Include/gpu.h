@@ -322,9 +322,10 @@ int hr_tune_load(const char *path);
 /* Limits of a kernel as the runtime reports them: largest block and registers (CUDA:
  * cudaFuncGetAttributes; emulated: from the declared limits). */
 hr_kernel_limits hr_tune_kernel_limits(const void *func, hr_kernel_limits declared);
-/* Emulated launcher (emulated builds): 1 if a block of `threads` may launch under `lim`
- * (else records the refusal for hr_tune_launched / hr_gpu_check_launch and returns 0); the
- * thread order of block `block` (HR_THREAD_LOOP). */
+/* Launcher of the host form of the kernel language (emulated builds; C files of every build):
+ * 1 if a block of `threads` may launch under `lim` (else records the refusal for
+ * hr_tune_launched / hr_gpu_check_launch and returns 0); the thread order of block `block`
+ * (HR_THREAD_LOOP). */
 int hr_gpu_emu_launch_ok(const char *kernel, hr_kernel_limits lim, int threads);
 void hr_gpu_emu_block(void *ctx, int block, int dim);
 /* Emulated HR_LAUNCH: stop the program if the launch just made was refused. */

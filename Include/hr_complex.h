@@ -17,8 +17,8 @@
  *   hr_conj_cmul(a, b)                       conj(a) b   (the term of an inner product)
  *   hr_ctimes_i(z)                           i z
  *   hr_cexpi(phi)                            exp(i phi), double
- *   hr_sincos_2pi(u, &s, &c), hr_cexpi_2pi(u)  sin and cos of 2 pi u, exp(2 pi i u): exact
- *                                            reduction, the same bits in host and device code
+ *   hr_cexpi_2pi(u)                          exp(2 pi i u) from hr_sincos_2pi of hr_math.h:
+ *                                            the same bits in host and device code
  *   hr_complex_to_flt(z), hr_complex_to_dbl(z)  change the precision
  * Shared code never uses the I macro of <complex.h>: write hr_cmplx(0, 1) or hr_ctimes_i.
  *
@@ -34,6 +34,7 @@
 #define HR_COMPLEX_H
 
 #include "hr_inline.h"
+#include "hr_math.h"
 
 #ifndef __cplusplus
 /* ------------------------------------------------------------------ C: C99 complex numbers */
@@ -283,42 +284,6 @@ template <class R> __device__ inline void hr_unit_store_wide(R *p, const R *v) {
 #endif
 
 #endif /* __cplusplus */
-
-/* *s = sin(2 pi u), *c = cos(2 pi u) for |u| < 2^50, within 2 ulp: exact reduction of 4u to
- * r = 4u - q, q the nearest whole number of quarter turns (|r| <= 1/2), then the Taylor
- * polynomials of sin and cos of (pi/2) r (terms to degree 17 and 16, the remainder below
- * 1e-19) and the quadrant q mod 4. Plain multiplies and adds: host, emulated and CUDA device
- * code give the same bits, and no library call (the slow argument reduction of the device's
- * sin and cos takes a stack frame in every kernel that calls them). */
-HR_INLINE void hr_sincos_2pi(double u, double *s, double *c) {
-  const double v = 4.0 * u; /* exact */
-  const double q = floor(v + 0.5);
-  const double r = v - q, z = r * r; /* r exact: q is a whole number within 1/2 of v */
-  /* Taylor coefficients of sin(pi r / 2) / r and cos(pi r / 2) in z = r^2, by Horner's rule */
-  const double ks[9] = {1.570796326794896619231e+0,  -6.459640975062462536558e-1,
-                        7.969262624616704512051e-2,  -4.681754135318688100685e-3,
-                        1.604411847873598218727e-4,  -3.598843235212085340459e-6,
-                        5.692172921967926811775e-8,  -6.688035109811467232478e-10,
-                        6.066935731106195667101e-12};
-  const double kc[9] = {1.0,                         -1.233700550136169827354e+0,
-                        2.536695079010480136366e-1,  -2.086348076335296087305e-2,
-                        9.192602748394265802417e-4,  -2.520204237306060548105e-5,
-                        4.710874778818171503670e-7,  -6.386603083791852241090e-9,
-                        6.565963114979472362210e-11};
-  double sp = ks[8], cp = kc[8];
-  HR_DEVICE_UNROLL
-  for (int k = 7; k >= 0; --k) {
-    sp = ks[k] + z * sp;
-    cp = kc[k] + z * cp;
-  }
-  sp *= r;
-  switch ((int)((long long)q & 3)) { /* a quarter turn: (sin, cos) -> (cos, -sin) */
-    case 0: *s = sp; *c = cp; break;
-    case 1: *s = cp; *c = -sp; break;
-    case 2: *s = -sp; *c = -cp; break;
-    default: *s = -cp; *c = sp; break;
-  }
-}
 
 /* exp(2 pi i u) from hr_sincos_2pi. */
 HR_INLINE hr_complex hr_cexpi_2pi(double u) {

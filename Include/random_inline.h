@@ -106,7 +106,7 @@ HR_INLINE double rng_gaussian(hr_rng_stream *s) {
   }
   const double u1 = rng_uniform(s);
   const double u2 = rng_uniform(s);
-  const double r = sqrt(-2.0 * log(u1));
+  const double r = sqrt(-2.0 * hr_log(u1));
   double sn, cs;
   hr_sincos_2pi(u2, &sn, &cs);
   s->spare = r * sn;

@@ -453,9 +453,10 @@ HR_INLINE int suN_reunitarize(hr_complex *U, int n) {
       row[k] = f * row[k];
   }
   hr_complex det = suN_det(n, U);
-  /* exp(-i arg(det) / n) (hr_cexpi_2pi: no stack frame in device code, unlike cos and sin) */
-  hr_complex phase =
-      hr_cexpi_2pi(-atan2(hr_cimag(det), hr_creal(det)) / (6.283185307179586476925286766559 * n));
+  /* exp(-i arg(det) / n) (hr_atan2 and hr_cexpi_2pi: the same bits in device code, and no
+   * stack frame there, unlike atan2, cos and sin) */
+  hr_complex phase = hr_cexpi_2pi(-hr_atan2(hr_cimag(det), hr_creal(det)) /
+                                  (6.283185307179586476925286766559 * n));
   for (int i = 0; i < n * n; ++i)
     U[i] = hr_cmul(U[i], phase);
   return 0;

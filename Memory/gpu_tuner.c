@@ -113,7 +113,6 @@ static int emu_refused = 0;
 /* Scrambled thread order, unless HR_GPU_EMU_ORDER=sequential (-1: not read yet). */
 static int scramble = -1;
 
-#if HR_GPU_BACKEND != HR_GPU_CUDA
 static int gcd(int a, int b) {
   while (b != 0) {
     const int r = a % b;
@@ -122,7 +121,6 @@ static int gcd(int a, int b) {
   }
   return a;
 }
-#endif
 
 
 int hr_gpu_emu_launch_ok(const char *kernel, hr_kernel_limits lim, int threads) {
@@ -150,12 +148,8 @@ void hr_gpu_emu_check_launch(const char *kernel) {
 
 void hr_gpu_emu_refuse_above(int threads) { emu_refuse_above = threads > 0 ? threads : 0; }
 
+/* In CUDA builds too: C files (the kernel-language test) compile kernels in the host form. */
 void hr_gpu_emu_block(void *ctx_, int block, int dim) {
-#if HR_GPU_BACKEND == HR_GPU_CUDA
-  (void)ctx_;
-  (void)block;
-  (void)dim;
-#else
   hr_block_ctx *ctx = (hr_block_ctx *)ctx_;
   const int s = scramble > 0; /* set by hr_gpu_emu_launch_ok before the blocks run */
   ctx->block = block;
@@ -174,7 +168,6 @@ void hr_gpu_emu_block(void *ctx_, int block, int dim) {
     ctx->mul = dim - 1; /* 1 then 0 */
     ctx->add = 1;
   }
-#endif
 }
 
 /* ------------------------------------------------------------------ forced size */
@@ -344,6 +337,10 @@ int hr_tune_begin_kernel(hr_tune_token *tok, const char *kernel, const void *fun
 
 int hr_tune_launched(hr_tune_token *tok) {
   (void)tok;
+  if (emu_refused) { /* a launch in the host form (every build: see hr_gpu_emu_block) */
+    emu_refused = 0;
+    return 0;
+  }
 #if HR_GPU_BACKEND == HR_GPU_CUDA
   const cudaError_t err = cudaPeekAtLastError();
   if (err == cudaErrorLaunchOutOfResources || err == cudaErrorInvalidConfiguration) {
@@ -351,14 +348,8 @@ int hr_tune_launched(hr_tune_token *tok) {
     return 0;
   }
   if (err != cudaSuccess) hr_gpu_check_launch(tok->kernel);
-  return 1;
-#else
-  if (emu_refused) {
-    emu_refused = 0;
-    return 0;
-  }
-  return 1;
 #endif
+  return 1;
 }
 
 int hr_tune_retry(hr_tune_token *tok) {

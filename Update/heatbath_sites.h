@@ -68,14 +68,14 @@ HR_INLINE double hb_su2_heatbath_x0(double alpha, hr_rng_stream *s) {
       const double r4 = rng_uniform(s);
       double sn, c;
       hr_sincos_2pi(r2, &sn, &c); /* c = cos(2 pi r2) */
-      const double delta = -(log(r1) + c * c * log(r3)) / alpha;
+      const double delta = -(hr_log(r1) + c * c * hr_log(r3)) / alpha;
       if (r4 * r4 <= 1.0 - 0.5 * delta) return 1.0 - delta;
     }
   }
   for (;;) { /* uniform proposal, accept with sqrt(1 - x^2) exp(alpha (x - 1)) <= 1 */
     const double x0 = 2.0 * rng_uniform(s) - 1.0;
     const double r = rng_uniform(s);
-    if (r <= sqrt(1.0 - x0 * x0) * exp(alpha * (x0 - 1.0))) return x0;
+    if (r <= sqrt(1.0 - x0 * x0) * hr_exp(alpha * (x0 - 1.0))) return x0;
   }
 }
 

@@ -243,7 +243,7 @@ HR_INLINE double dirac_site_factorise_block(hr_complex *a, double *d) {
     for (int k = 0; k < j; k++) dj -= hr_cabs2(a[j * D_ + k]) * d[k];
     if (!(dj > 0.)) return (double)NAN;
     d[j] = dj;
-    logdet += log(dj);
+    logdet += hr_log(dj);
     HR_DEVICE_UNROLL
     for (int i = j + 1; i < D_; i++) {
       hr_complex z = a[i * D_ + j];

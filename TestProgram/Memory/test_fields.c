@@ -77,6 +77,26 @@ static void set_real(const hr_field_kind_info *k, void *base, size_t i, double v
     ((double *)base)[i] = v;
 }
 
+#if HR_GPU_ENABLED
+/* Real number i of a device copy, read and written through the copy functions of gpu.h (on
+ * the real device its memory is not addressable from the host). */
+static double get_dev_real(const hr_field_kind_info *k, const void *dev, size_t i) {
+  const size_t rb = (size_t)real_bytes(k);
+  double d = 0.0;
+  float f = 0.0f;
+  hr_gpu_copy_to_host_at(rb == 4 ? (void *)&f : (void *)&d, (const char *)dev + i * rb, rb,
+                         "test_fields");
+  return rb == 4 ? (double)f : d;
+}
+static void set_dev_real(const hr_field_kind_info *k, void *dev, size_t i, double v) {
+  const size_t rb = (size_t)real_bytes(k);
+  const double d = v;
+  const float f = (float)v;
+  hr_gpu_copy_to_device_at((char *)dev + i * rb, rb == 4 ? (const void *)&f : (const void *)&d,
+                           rb, "test_fields");
+}
+#endif
+
 /* Value of real number q (= (element * units + unit) * reals + real part) of the site with
  * global code `code`, in field number `which` of an allocation (sign). Exact in float. */
 static double value_of(const hr_field_kind_info *k, long long code, int q, int which) {
@@ -154,10 +174,15 @@ static void test_allocation(const ft_kind *fk, const geometry_descriptor *g) {
   fk->free(f);
 }
 
-/* Raw device buffer of an emulated-backend field against the layout formula. */
+/* Raw device buffer of a field (copied to the host whole) against the layout formula. */
 static void check_device_layout(const hr_field_kind_info *k, const geometry_descriptor *g,
-                                const void *dev, int which) {
-#if HR_GPU_BACKEND == HR_GPU_EMULATED
+                                const void *dev_copy, int which) {
+#if HR_GPU_ENABLED
+  const size_t bytes = field_bytes(k, g);
+  void *dev = malloc(bytes);
+  CHECK(dev != NULL, "%s: no host memory for the device copy", k->name);
+  if (dev == NULL) return;
+  hr_gpu_copy_to_host_at(dev, dev_copy, bytes, "test_fields");
   const int units_site = k->nlinks * k->units, reals = k->unit_reals;
   const int R = reals_per_site(k);
   for (int p = 0; p < npieces_of(k, g); p++) {
@@ -178,8 +203,9 @@ static void check_device_layout(const hr_field_kind_info *k, const geometry_desc
           k->name, p, len);
     (void)R;
   }
+  free(dev);
 #else
-  (void)k, (void)g, (void)dev, (void)which;
+  (void)k, (void)g, (void)dev_copy, (void)which;
 #endif
 }
 
@@ -220,19 +246,19 @@ static void test_current_copy(const ft_kind *fk, const geometry_descriptor *g) {
   CHECK(*fk->current(f) == HR_COPY_HOST, "%s: host_write leaves current %d", k->name,
         *fk->current(f));
   set_real(k, fk->host(f), (size_t)(ix - g->master_shift) * R, 7.0);
-#if HR_GPU_BACKEND == HR_GPU_EMULATED
+#if HR_GPU_ENABLED
   /* The first unit of site ix is at the start of piece 0's block. */
   const size_t dev_index = (size_t)(ix - g->master_shift) * k->nlinks * k->units * k->unit_reals;
-  CHECK(get_real(k, fk->gpu(f), dev_index) == 0.0, "%s: device copy changed early", k->name);
+  CHECK(get_dev_real(k, fk->gpu(f), dev_index) == 0.0, "%s: device copy changed early", k->name);
   fk->sync_gpu(f);
   CHECK(*fk->current(f) == (HR_COPY_HOST | HR_COPY_GPU), "%s: current %d after sync_gpu",
         k->name, *fk->current(f));
-  CHECK(get_real(k, fk->gpu(f), dev_index) == 7.0, "%s: host write not seen on the device",
+  CHECK(get_dev_real(k, fk->gpu(f), dev_index) == 7.0, "%s: host write not seen on the device",
         k->name);
   fk->gpu_write(f);
   CHECK(*fk->current(f) == HR_COPY_GPU, "%s: gpu_write leaves current %d", k->name,
         *fk->current(f));
-  set_real(k, fk->gpu(f), dev_index, -3.0);
+  set_dev_real(k, fk->gpu(f), dev_index, -3.0);
   CHECK(get_real(k, fk->host(f), (size_t)(ix - g->master_shift) * R) == 7.0,
         "%s: host copy changed early", k->name);
   fk->sync_host(f);
@@ -241,7 +267,7 @@ static void test_current_copy(const ft_kind *fk, const geometry_descriptor *g) {
   CHECK(*fk->current(f) == (HR_COPY_HOST | HR_COPY_GPU), "%s: current %d after sync_host",
         k->name, *fk->current(f));
   /* sync when already current copies nothing: a raw change on the device stays invisible. */
-  set_real(k, fk->gpu(f), dev_index, 11.0);
+  set_dev_real(k, fk->gpu(f), dev_index, 11.0);
   fk->sync_host(f);
   CHECK(get_real(k, fk->host(f), (size_t)(ix - g->master_shift) * R) == -3.0,
         "%s: sync_host copied although the host copy was current", k->name);

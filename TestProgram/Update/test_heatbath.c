@@ -168,8 +168,10 @@ static void run_path(suNg_field *u, hr_backend backend, uint64_t seed, int hot, 
   hr_backend_set(old);
 }
 
-/* The same run on the GPU and on the CPU path; the links must agree (bitwise in the emulated
- * build, where the same C code runs on both paths; CUDA: to 1e-12). */
+/* The same run on the GPU and on the CPU path; the links must agree bitwise: the same per-site
+ * code runs on both paths, and its elementary functions (hr_math.h) give the same bits on the
+ * host and the device (with the C library's log, exp and atan2 a hot start drifted to an O(1)
+ * difference within 12 sweeps on an H100: the chain amplifies a last-bit difference). */
 static void gpu_equals_cpu(const char *what, uint64_t seed, int hot, int steps, double beta_a,
                            double beta_b) {
   suNg_field *g = ot_gauge_new(), *c = ot_gauge_new();
@@ -180,13 +182,9 @@ static void gpu_equals_cpu(const char *what, uint64_t seed, int hot, int steps, 
   CHECK(c->current == HR_COPY_HOST, "CPU path: current = %d, expected the host copy only",
         c->current);
   const double d = max_link_difference(g, c);
-#if HR_GPU_BACKEND == HR_GPU_EMULATED
   const double n = ot_links_differ(g, c);
   CHECK(n == 0, "%g sites differ bitwise between the GPU and the CPU path (max |diff| %g)", n,
         d);
-#else
-  CHECK(d < 1e-12, "GPU and CPU path differ by %g", d);
-#endif
   CHECK(max_unitarity_defect(g) < 1e-26, "GPU path: links left SU(N)");
   if (hr_rank() == 0) printf("%s: max |GPU - CPU| = %g\n", what, d);
   tc_case_end(what);

@@ -1,0 +1,48 @@
+# Make/gpu_device_common.sh -- sourced by Make/gpu_device_prepare.sh and
+# Make/gpu_device_check.sh: the fixed places under /tmp (the same on this machine and on the
+# GPU machine, so that a tree built here runs there: libtool's wrappers hold absolute paths),
+# the Check library from its Debian packages, and the CUDA configure and build of the release
+# tarball for one GPU architecture.
+hr_src=/tmp/hr_src
+hr_build=/tmp/hr_build
+hr_deps=/tmp/hr_deps
+
+# hr_dev_deps DEBDIR: unpack the .deb files of DEBDIR into $hr_deps and export what configure
+# and the tests need to find Check there (no pkg-config: configure takes CHECK_CFLAGS and
+# CHECK_LIBS as given).
+hr_dev_deps() {
+  mkdir -p "$hr_deps"
+  local f data
+  for f in "$1"/*.deb; do
+    if command -v dpkg > /dev/null; then
+      dpkg -x "$f" "$hr_deps"
+    else # a .deb is an ar archive holding data.tar.*
+      data=$(ar t "$f" | grep '^data\.tar')
+      (cd /tmp && ar x "$f" "$data" && tar xf "/tmp/$data" -C "$hr_deps" && rm -f "/tmp/$data")
+    fi
+  done
+  local libdir
+  libdir=$(dirname "$(find "$hr_deps" -name 'libcheck_pic.a' | head -1)")
+  export CHECK_CFLAGS="-I$hr_deps/usr/include"
+  export CHECK_LIBS="-L$libdir -lcheck_pic -pthread -lrt -lm -lsubunit"
+  export LIBRARY_PATH="$libdir${LIBRARY_PATH:+:$LIBRARY_PATH}"
+  export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
+# hr_dev_build TARBALL CUDA_DIR ARCH LOGDIR SECONDS: unpack the release tarball into $hr_src,
+# configure it in $hr_build with the CUDA backend (OpenMP on, shared library only) for sm_ARCH
+# alone, build the library, the programs and the tests (not run), within SECONDS; the logs
+# are LOGDIR/configure.log and LOGDIR/build.log. No dependency tracking: a one-shot build
+# needs none, and a tree built here and unpacked on the GPU machine must not name this
+# machine's system headers (a header missing there, mpfr.h say, makes make rebuild the file).
+hr_dev_build() {
+  rm -rf "$hr_src" "$hr_build"
+  mkdir -p "$hr_src" "$hr_build"
+  tar xzf "$1" -C "$hr_src" --strip-components=1
+  local jobs
+  jobs=$(nproc 2> /dev/null || echo 4)
+  (cd "$hr_build" && timeout "$5" sh -c "'$hr_src/configure' --enable-gpu=cuda \
+      --with-cuda='$2' --enable-openmp --disable-static --disable-dependency-tracking \
+      HR_NVCC_ARCH_FLAGS='-gencode arch=compute_$3,code=sm_$3' > '$4/configure.log' 2>&1 &&
+      make -j$jobs > '$4/build.log' 2>&1 && make -j$jobs check TESTS= >> '$4/build.log' 2>&1")
+}
