@@ -21,6 +21,19 @@
 #include <string.h>
 #include "hr_inline.h"
 
+/* pa = ca[0] + w ca[1] + .. + w^(n-1) ca[n-1], and pb likewise from cb, by Horner's rule in
+ * one loop (n a compile-time constant: unrolled in device code). */
+#define HR_HORNER2_(pa, pb, ca, cb, n, w)                                                      \
+  do {                                                                                         \
+    pa = (ca)[(n) - 1];                                                                        \
+    pb = (cb)[(n) - 1];                                                                        \
+    HR_DEVICE_UNROLL                                                                           \
+    for (int hr_j_ = (n) - 2; hr_j_ >= 0; --hr_j_) {                                           \
+      pa = (ca)[hr_j_] + (w) * pa;                                                             \
+      pb = (cb)[hr_j_] + (w) * pb;                                                             \
+    }                                                                                          \
+  } while (0)
+
 /* ln 2 split: HR_LN2_HI has 21 trailing zero bits (k HR_LN2_HI is exact for |k| < 2^21). */
 #define HR_LN2_HI 6.93147180369123816490e-01
 #define HR_LN2_LO 1.90821492927058770002e-10
@@ -61,12 +74,8 @@ HR_INLINE double hr_log(double x) {
                         1.538461538461538546940e-01, 1.176470588235294101320e-01,
                         9.523809523809523280846e-02};
   const double w = z * z;
-  double po = ko[4], pe = ke[4];
-  HR_DEVICE_UNROLL
-  for (int j = 3; j >= 0; --j) {
-    po = ko[j] + w * po;
-    pe = ke[j] + w * pe;
-  }
+  double po, pe;
+  HR_HORNER2_(po, pe, ko, ke, 5, w);
   const double r = z * (po + z * pe); /* R = sum_j 2 z^j / (2j + 1), j = 1 .. 10 */
   const double hfsq = 0.5 * f * f, dk = (double)e;
   /* log m = f - (hfsq - s (hfsq + R)) (s f = hfsq (1 - s) exactly in real arithmetic) */
@@ -94,12 +103,8 @@ HR_INLINE double hr_exp(double x) {
                         2.505210838544172022387e-08, 1.605904383682161334086e-10,
                         7.647163731819816405514e-13};
   const double r2 = r * r;
-  double pe = ke[6], po = ko[6];
-  HR_DEVICE_UNROLL
-  for (int j = 5; j >= 0; --j) {
-    pe = ke[j] + r2 * pe;
-    po = ko[j] + r2 * po;
-  }
+  double pe, po;
+  HR_HORNER2_(pe, po, ke, ko, 7, r2);
   /* exp(r) = 1 + r + r^2 (ke(r2) + r ko(r2)) */
   const double p = 1.0 + (r + r2 * (pe + r * po));
   return ldexp(p, (int)k);
