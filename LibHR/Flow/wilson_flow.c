@@ -24,6 +24,7 @@
 #include "gauge_action.h"
 #include "geometry.h"
 #include "hr_error.h"
+#include "linear_algebra.h"
 #include "md.h"
 #include "observables.h"
 #include "reduction.h"
@@ -75,21 +76,6 @@ static void scratch_update(void) {
   scratch.generation = geometry_generation();
 }
 
-/* out = a x + b y on every master link (host copies; y may be NULL for b = 0). */
-static void av_combine(suNg_av_field *out, double a, const suNg_av_field *x, double b,
-                       const suNg_av_field *y) {
-  /* bring the inputs to the host first; out may be x or y (then the same memory) */
-  const suNg_algebra_vector *xm = sync_host_suNg_av_field(x);
-  const suNg_algebra_vector *ym = y != NULL ? sync_host_suNg_av_field(y) : NULL;
-  suNg_algebra_vector *om = host_write_suNg_av_field(out);
-  const int sh = glattice.master_shift;
-  _OMP_MASTER_FOR(&glattice, ix) {
-    for (int l = 4 * (ix - sh); l < 4 * (ix - sh) + 4; ++l)
-      for (int k = 0; k < NG * NG - 1; ++k)
-        om[l].c[k] = a * xm[l].c[k] + (ym != NULL ? b * ym[l].c[k] : 0.0);
-  }
-}
-
 /* x += c eps Z(u): the HMC force at g0^2 = 1 (c1 of the action), plus for open time
  * boundaries the extra time-like-plane force of the space-like boundary links (their flow is
  * 2 eps (Z_spatial / 2 + Z_temporal) = eps (Z + Z_temporal)). */
@@ -126,31 +112,31 @@ static void check_params(const wf_params *p) {
                             "action only (flow:action = wilson)");
 }
 
-static void zero_av(suNg_av_field *x) { zero_suNg_av_field(x); }
-
 /* ------------------------------------------------------------------ integrators */
 
 void wf_euler_step(suNg_field *u, const wf_params *p, double eps) {
   check_params(p);
   scratch_update();
-  zero_av(scratch.x);
+  zero_suNg_av_field(scratch.x);
   add_generator(scratch.x, u, p, eps);
   md_update_links(u, scratch.x, 1.0);
 }
 
-/* The three RK3 stages; with keep, X1 and W1 are saved for the error estimate. */
+/* The three RK3 stages; with keep, X1 and W1 are saved for the error estimate. The
+ * combinations of the accumulator are field algebra (linear_algebra.h): on the device in GPU
+ * builds, so that a step of the GPU path moves no field between host and device. */
 static void rk3_stages(suNg_field *u, const wf_params *p, double eps, int keep) {
   suNg_av_field *x = scratch.x;
-  zero_av(x);
+  zero_suNg_av_field(x);
   add_generator(x, u, p, 0.25 * eps);
-  if (keep) av_combine(scratch.x1, 1.0, x, 0.0, NULL);
+  if (keep) copy_suNg_av_field(scratch.x1, x);
   md_update_links(u, x, 1.0);
   if (keep) copy_suNg_field(scratch.w1, u);
-  av_combine(x, -17.0 / 9.0, x, 0.0, NULL);
+  mul_suNg_av_field(x, -17.0 / 9.0, x);
   add_generator(x, u, p, 8.0 / 9.0 * eps);
   md_update_links(u, x, 1.0);
-  if (keep) av_combine(scratch.y, 9.0 / 4.0, x, -3.0 / 4.0, scratch.x1); /* 9/4 X2 - 3/4 X1 */
-  av_combine(x, -1.0, x, 0.0, NULL);
+  if (keep) lc_suNg_av_field(scratch.y, 9.0 / 4.0, x, -3.0 / 4.0, scratch.x1); /* 9/4 X2 - 3/4 X1 */
+  minus_suNg_av_field(x, x);
   add_generator(x, u, p, 0.75 * eps);
   md_update_links(u, x, 1.0);
 }

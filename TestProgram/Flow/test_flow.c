@@ -9,7 +9,8 @@
  *  - orders: the error at t = 0.1 against a fine RK3 run scales as eps^1 (Euler) and eps^3
  *    (RK3); the adaptive flow reaches the fine result within its tolerance in fewer steps
  *    than RK3 at the step that gives the same accuracy;
- *  - GPU builds: the flows on the GPU backend equal the CPU backend to 1e-12;
+ *  - GPU builds: the flows on the GPU backend equal the CPU backend to 1e-12, and periodic
+ *    RK3 steps there copy nothing between host and device;
  *  - t0 and w0 from t^2 <E> = c t^2 (exact values known);
  *  - smearing (APE, stout, HYP): smeared links in SU(N) to 1e-12, the smeared plaquette
  *    invariant under a random gauge transformation to 1e-13 and larger than before; one
@@ -364,6 +365,22 @@ static void backend_cases(void) {
   }
   CHECK(worst < 1e-12, "GPU and CPU backends differ by %.3g", worst);
   tc_case_end("flows on the GPU backend equal the CPU backend (1e-12)");
+  /* periodic RK3 steps of the GPU path (Wilson and Symanzik) move no field between host and
+   * device: force, accumulator and link update all run on the device copies */
+  hr_backend_set(HR_BACKEND_GPU);
+  unsigned long long moved = 0;
+  for (int k = 0; k < 2; ++k) {
+    const wf_params q = {k ? WF_ACTION_SYMANZIK : WF_ACTION_WILSON, WF_RK3, 0, 0.0, 0};
+    wf_rk3_step(b, &q, 0.01); /* first use: scratch fields, tables */
+    hr_gpu_transfers_reset();
+    wf_rk3_step(b, &q, 0.01);
+    wf_rk3_step(b, &q, 0.01);
+    moved += hr_gpu_transfer_bytes(HR_XFER_TO_DEVICE) + hr_gpu_transfer_bytes(HR_XFER_TO_HOST);
+  }
+  hr_backend_set(HR_BACKEND_DEFAULT);
+  CHECK(moved == 0, "RK3 steps on the GPU backend copied %llu bytes between host and device",
+        moved);
+  tc_case_end("RK3 steps on the GPU backend move no field between host and device");
   ot_gauge_free(a);
   ot_gauge_free(b);
 #endif
