@@ -1,8 +1,7 @@
-/* clover_leaf_template.h -- products of links along a path made in place and the clover-leaf
- * field strength F_mu,nu(x) = (Q - Q^+) / 8, Q the sum of the four plaquette leaves at x in the
- * (mu, nu) plane, written once for the gauge observables (suNg links of a gauge_view,
- * Include/gauge_view_paths.h) and the clover term of the Dirac operators (represented suNf
- * links of a dirac_links_view,
+/* clover_leaf_template.h -- the clover-leaf field strength F_mu,nu(x) = (Q - Q^+) / 8, Q the sum
+ * of the four plaquette leaves at x in the (mu, nu) plane, written once for the gauge
+ * observables (suNg links of a gauge_view, Include/gauge_view_paths.h) and the clover term of
+ * the Dirac operators (represented suNf links of a dirac_links_view,
  * LibHR/Dirac/dirac_state_sites.h). F is antihermitian and kept by its independent parts
  * (CLT_NAME(antiherm)); each leaf is made in place a link at a time and only its
  * antihermitian part P - P^+ is summed, so that besides the sum one matrix and a row are held
@@ -97,41 +96,34 @@ HR_INLINE void CLT_NAME(mul_link_inplace)(CLT_MAT *m, const CLT_VIEW *v, int ix,
   }
 }
 
-/* m = the product of the len (<= 4) links of a path: link mus[0] of ixs[0] (its adjoint when
- * dags[0]) times the links (ixs[k], mus[k], dags[k]) in turn, left to right, made in place. */
-HR_INLINE void CLT_NAME(path_product)(CLT_MAT *m, const CLT_VIEW *v, int len, const int *ixs,
-                                      const int *mus, const int *dags) {
-  CLT_LINK(m, v, ixs[0], mus[0]);
-  if (dags[0]) {
-    const CLT_MAT t = *m;
-    CLT_M_(_dagger)(m, &t);
-  }
-#ifdef __CUDA_ARCH__
-  /* device code: the links read where they are used (registers) */
-  HR_DEVICE_UNROLL
-  for (int k = 1; k < 4; ++k)
-    if (k < len) CLT_NAME(mul_link_inplace)(m, v, ixs[k], mus[k], dags[k]);
-#else
-  /* host: the links read at once (their loads overlap), then the same products */
-  CLT_MAT w[3];
-  for (int k = 1; k < len; ++k) CLT_LINK(&w[k - 1], v, ixs[k], mus[k]);
-  for (int k = 1; k < len; ++k) {
-    if (dags[k]) {
-      const CLT_MAT t = *m;
-      CLT_M_(_mul_dag)(m, &t, &w[k - 1]);
-    } else {
-      CLT_M_(_mul_left_inplace)(m, &w[k - 1]);
-    }
-  }
-#endif
-}
-
-/* a (+)= P - P^+, P the product of the four links of a closed path (CLT_NAME(path_product));
+/* a (+)= P - P^+, P the product of four links (link mus[0] of ixs[0], its adjoint when
+ * dags[0], times the links (ixs[k], mus[k], dags[k]) in turn, left to right), made in place;
  * first != 0 writes a instead of adding. */
 HR_INLINE void CLT_NAME(add_leaf)(CLT_NAME(antiherm) * a, int first, const CLT_VIEW *v,
                                   const int ixs[4], const int mus[4], const int dags[4]) {
   CLT_MAT m;
-  CLT_NAME(path_product)(&m, v, 4, ixs, mus, dags);
+  CLT_LINK(&m, v, ixs[0], mus[0]);
+  if (dags[0]) {
+    const CLT_MAT t = m;
+    CLT_M_(_dagger)(&m, &t);
+  }
+#ifdef __CUDA_ARCH__
+  /* device code: the links read where they are used (registers) */
+  HR_DEVICE_UNROLL
+  for (int k = 1; k < 4; ++k) CLT_NAME(mul_link_inplace)(&m, v, ixs[k], mus[k], dags[k]);
+#else
+  /* host: the three links read at once (their loads overlap), then the same products */
+  CLT_MAT w[3];
+  for (int k = 1; k < 4; ++k) CLT_LINK(&w[k - 1], v, ixs[k], mus[k]);
+  for (int k = 1; k < 4; ++k) {
+    if (dags[k]) {
+      const CLT_MAT t = m;
+      CLT_M_(_mul_dag)(&m, &t, &w[k - 1]);
+    } else {
+      CLT_M_(_mul_left_inplace)(&m, &w[k - 1]);
+    }
+  }
+#endif
   CLT_NAME(antiherm_add_part)(a, first, &m);
 }
 

@@ -1,7 +1,6 @@
-/* gauge_view_paths.h -- (internal) the link paths of clover_leaf_template.h for the suNg links
- * of a gauge_view: gauge_view_path_product (staples, leaves made in place), the clover-leaf
- * F_mu,nu by its independent parts (gauge_view_antiherm, gauge_view_clover_F) and
- * gauge_view_antiherm_re_trace_mul. Used by the gauge observables. */
+/* gauge_view_paths.h -- (internal) clover_leaf_template.h for the suNg links of a gauge_view:
+ * the clover-leaf F_mu,nu by its independent parts (gauge_view_antiherm, gauge_view_clover_F,
+ * leaves made in place) and gauge_view_antiherm_re_trace_mul. Used by the gauge observables. */
 #ifndef GAUGE_VIEW_PATHS_H
 #define GAUGE_VIEW_PATHS_H
 

@@ -122,18 +122,16 @@ HR_INLINE double hr_atan_unit_(double t) {
   const double lo = c == 0.0 ? 0.0 : c == 0.25 ? 1.0698755618734451e-17
                   : c == 0.5 ? 2.2698777452961687e-17 : 3.061616997868383e-17;
   const double u = c == 0.0 ? t : (t - c) / (1.0 + c * t), z = u * u, w = z * z;
-  /* (-1)^j / (2j + 1): j = 1, 3, .., 11 (ko) and j = 2, 4, .., 10 (ke), in powers of w */
+  /* (-1)^j / (2j + 1): j = 1, 3, .., 11 (ko) and j = 2, 4, .., 10 (ke, its last coefficient
+   * 0: the same length, and the same result, w * 0 + ke[4] being ke[4]), in powers of w */
   const double ko[6] = {-3.333333333333333148296e-01, -1.428571428571428492127e-01,
                         -9.090909090909091161414e-02, -6.666666666666666574148e-02,
                         -5.263157894736841813099e-02, -4.347826086956521618454e-02};
-  const double ke[5] = {2.000000000000000111022e-01, 1.111111111111111049432e-01,
+  const double ke[6] = {2.000000000000000111022e-01, 1.111111111111111049432e-01,
                         7.692307692307692734701e-02, 5.882352941176470506601e-02,
-                        4.761904761904761640423e-02};
-  double po = ko[5], pe = ke[4];
-  HR_DEVICE_UNROLL
-  for (int j = 4; j >= 0; --j) po = ko[j] + w * po;
-  HR_DEVICE_UNROLL
-  for (int j = 3; j >= 0; --j) pe = ke[j] + w * pe;
+                        4.761904761904761640423e-02, 0.0};
+  double po, pe;
+  HR_HORNER2_(po, pe, ko, ke, 6, w);
   /* sum_j (-1)^j z^j / (2j + 1), j >= 1: z (ko(w) + z ke(w)) */
   return hi + ((u * (z * (po + z * pe)) + lo) + u);
 }
@@ -177,12 +175,8 @@ HR_INLINE void hr_sincos_2pi(double u, double *s, double *c) {
                         9.192602748394265802417e-4,  -2.520204237306060548105e-5,
                         4.710874778818171503670e-7,  -6.386603083791852241090e-9,
                         6.565963114979472362210e-11};
-  double sp = ks[8], cp = kc[8];
-  HR_DEVICE_UNROLL
-  for (int k = 7; k >= 0; --k) {
-    sp = ks[k] + z * sp;
-    cp = kc[k] + z * cp;
-  }
+  double sp, cp;
+  HR_HORNER2_(sp, cp, ks, kc, 9, z);
   sp *= r;
   switch ((int)((long long)q & 3)) { /* a quarter turn: (sin, cos) -> (cos, -sin) */
     case 0: *s = sp; *c = cp; break;

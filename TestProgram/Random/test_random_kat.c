@@ -216,12 +216,15 @@ START_TEST(test_box_muller) {
 }
 END_TEST
 
-/* Distance of x from ref in units of the spacing of doubles at ref, or of 1e-18 where that
- * is finer: the long-double reference sinl(2 pi u) is no more accurate than that near the
- * zeros u = 1/2, 1 (2 pi u then carries 2 pi's rounding, about 2^-64 relative). */
-static double ulps_from(double x, long double ref) {
-  const double r = (double)ref;
-  const double spacing = fmax(nextafter(fabs(r), INFINITY) - fabs(r), 1e-18);
+/* Distance of x from ref in units of the spacing of doubles at ref, or of `finest` where that
+ * is coarser. hr_sincos_2pi takes 1e-18: the long-double reference sinl(2 pi u) is no more
+ * accurate than that near the zeros u = 1/2, 1 (2 pi u then carries 2 pi's rounding, about
+ * 2^-64 relative); logl, expl and atan2l of an exact double argument are accurate to about
+ * 2^-64 relative, so 0 there. */
+static double ulps_from(double x, long double ref, double finest) {
+  const double r = fabs((double)ref);
+  const double at_r = r > 0 ? nextafter(r, INFINITY) - r : 4.9406564584124654e-324;
+  const double spacing = fmax(at_r, finest);
   return (double)fabsl((long double)x - ref) / spacing;
 }
 
@@ -240,8 +243,8 @@ START_TEST(test_sincos_2pi) {
     if (i % 4 == 2) u = -u;
     double s, c;
     hr_sincos_2pi(u, &s, &c);
-    const double es = ulps_from(s, sinl(two_pi * (long double)u));
-    const double ec = ulps_from(c, cosl(two_pi * (long double)u));
+    const double es = ulps_from(s, sinl(two_pi * (long double)u), 1e-18);
+    const double ec = ulps_from(c, cosl(two_pi * (long double)u), 1e-18);
     worst = fmax(worst, fmax(es, ec));
   }
   ck_assert_msg(worst <= 2.0, "hr_sincos_2pi: worst error %.2f ulp", worst);
@@ -253,14 +256,6 @@ START_TEST(test_sincos_2pi) {
   }
 }
 END_TEST
-
-/* |x - ref| in units of the spacing of doubles at ref (no floor: logl, expl and atan2l of an
- * exact double argument are accurate to about 2^-64 relative). */
-static double rel_ulps(double x, long double ref) {
-  const double r = fabs((double)ref);
-  const double spacing = r > 0 ? nextafter(r, INFINITY) - r : 4.9406564584124654e-324;
-  return (double)fabsl((long double)x - ref) / spacing;
-}
 
 START_TEST(test_log_exp_atan2) {
   /* hr_log within 1 ulp on the uniforms of Box-Muller, near 1 (both sides) and over the
@@ -275,13 +270,13 @@ START_TEST(test_log_exp_atan2) {
     double x = u;
     if (i % 4 == 1) x = 1.0 + (u - 0.5) * ldexp(1.0, -(i / 4 % 50)); /* near 1 */
     if (i % 4 == 2) x = ldexp(u, (int)(rng_u32(&t) % 2090) - 1060);  /* any exponent */
-    worst_log = fmax(worst_log, rel_ulps(hr_log(x), logl((long double)x)));
+    worst_log = fmax(worst_log, ulps_from(hr_log(x), logl((long double)x), 0));
     const double y = -745.0 + 1454.0 * rng_uniform(&t);
     const double ye = (i % 3 == 0) ? y : (u - 0.5) * ldexp(1.0, -(i / 3 % 60)); /* near 0 */
-    worst_exp = fmax(worst_exp, rel_ulps(hr_exp(ye), expl((long double)ye)));
+    worst_exp = fmax(worst_exp, ulps_from(hr_exp(ye), expl((long double)ye), 0));
     const double a = 2.0 * rng_uniform(&t) - 1.0, b = 2.0 * rng_uniform(&t) - 1.0;
     const double sa = (i % 5 == 0) ? nextafter(b, i & 1 ? 2.0 : -2.0) : a; /* |y| ~ |x| */
-    worst_atan = fmax(worst_atan, rel_ulps(hr_atan2(sa, b), atan2l((long double)sa, b)));
+    worst_atan = fmax(worst_atan, ulps_from(hr_atan2(sa, b), atan2l((long double)sa, b), 0));
   }
   ck_assert_msg(worst_log <= 1.0, "hr_log: worst error %.2f ulp", worst_log);
   ck_assert_msg(worst_exp <= 1.5, "hr_exp: worst error %.2f ulp", worst_exp);
