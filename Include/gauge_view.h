@@ -49,6 +49,96 @@ HR_INLINE hr_complex gauge_view_link_entry(const gauge_view *v, int ix, int mu, 
   return read_gpu_suNg_unit(v->len[e], v->dev + 4 * o, e - o, mu, k);
 }
 
+/* Rows of products of links, a factor at a time: a GPU thread then holds one row (NG complex
+ * numbers) where the whole product would hold matrices, and reads each factor's entries where
+ * they are used (again for every row: from cache). Every entry is formed with the operations,
+ * in the order, of the entries of suN.h's products (suNg_mul_entry, suNg_mul_dag_entry,
+ * suNg_dag_mul_entry), so a product built a row at a time has the bits of the matrix
+ * products. A row of X^+ is kept as its conjugates: hr_cmul(conj a, b) has the bits of
+ * hr_conj_cmul(a, b) (negation is exact). The factors are given as gauge_link_refs: entry k
+ * of the link at base[k stride], found once per link (host: stride 1; device: the piece
+ * length of the gpu.h layout), so that no entry read goes back to the view's tables. */
+typedef struct {
+  const hr_complex *base;
+  int stride;
+} gauge_link_ref;
+
+/* The reference of U_mu(ix). */
+HR_INLINE gauge_link_ref gauge_view_link_ref(const gauge_view *v, int ix, int mu) {
+  const int e = ix - v->shift;
+  gauge_link_ref r;
+  if (v->host != NULL) {
+    r.base = &v->host[4 * e + mu].c[0];
+    r.stride = 1;
+  } else {
+    const int o = v->off[e], len = v->len[e];
+    r.base = (const hr_complex *)(v->dev + 4 * o) + (size_t)mu * NG * NG * len + (e - o);
+    r.stride = len;
+  }
+  return r;
+}
+
+/* Entry k (row-major) of the link of r. */
+HR_INLINE hr_complex gauge_link_entry(gauge_link_ref r, int k) {
+  hr_complex z;
+  HR_UNIT_LOAD(&z, &r.base[(size_t)k * r.stride]);
+  return z;
+}
+
+/* r = row i of the link u. */
+HR_INLINE void gauge_row(hr_complex r[NG], gauge_link_ref u, int i) {
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) r[j] = gauge_link_entry(u, i * NG + j);
+}
+
+/* r = row i of u^+ (the conjugates of column i of u). */
+HR_INLINE void gauge_row_dag(hr_complex r[NG], gauge_link_ref u, int i) {
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) r[j] = hr_conj(gauge_link_entry(u, j * NG + i));
+}
+
+/* r = r u. */
+HR_INLINE void gauge_row_mul(hr_complex r[NG], gauge_link_ref u) {
+  hr_complex t[NG];
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) {
+    hr_complex s = hr_cmul(r[0], gauge_link_entry(u, j));
+    HR_UNROLL
+    for (int k = 1; k < NG; ++k) s += hr_cmul(r[k], gauge_link_entry(u, k * NG + j));
+    t[j] = s;
+  }
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) r[j] = t[j];
+}
+
+/* r = r u^+. */
+HR_INLINE void gauge_row_mul_dag(hr_complex r[NG], gauge_link_ref u) {
+  hr_complex t[NG];
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) {
+    hr_complex s = hr_cmul_conj(r[0], gauge_link_entry(u, j * NG));
+    HR_UNROLL
+    for (int k = 1; k < NG; ++k) s += hr_cmul_conj(r[k], gauge_link_entry(u, j * NG + k));
+    t[j] = s;
+  }
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) r[j] = t[j];
+}
+
+/* r = row i of (u w)^+, i.e. the conjugates of column i of the product u w (entries as
+ * suNg_mul_entry). */
+HR_INLINE void gauge_row_of_dag_mul2(hr_complex r[NG], gauge_link_ref u, gauge_link_ref w,
+                                     int i) {
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) {
+    hr_complex s = hr_cmul(gauge_link_entry(u, j * NG), gauge_link_entry(w, i));
+    HR_UNROLL
+    for (int k = 1; k < NG; ++k)
+      s += hr_cmul(gauge_link_entry(u, j * NG + k), gauge_link_entry(w, k * NG + i));
+    r[j] = hr_conj(s);
+  }
+}
+
 /* U_mu(ix) = *in, written into mem: the writable pointer of the copy the view reads (the
  * field's ptr when v->host is set, else its gpu_ptr). */
 HR_INLINE void gauge_view_store(suNg *mem, const gauge_view *v, int ix, int mu,

@@ -36,4 +36,15 @@
 #define HR_DEVICE_UNROLL
 #endif
 
+/* Full unrolling of a short loop with a compile-time trip count in device code and in host C
+ * code (gcc): for per-site code whose iterations are independent chains (rows of a matrix
+ * product), which the CPU then overlaps. Nothing in nvcc's host pass. */
+#if defined(__CUDA_ARCH__)
+#define HR_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__CUDACC__) && !defined(__clang__)
+#define HR_UNROLL _Pragma("GCC unroll 16")
+#else
+#define HR_UNROLL
+#endif
+
 #endif

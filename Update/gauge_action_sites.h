@@ -63,82 +63,57 @@ HR_INLINE double ga_slice_weight(const ga_boundary *b, int glb_t, int t, int mu,
   return 0.5 * b->cg;
 }
 
-/* out += w a (plain sum when w = 1, so periodic fields give the bits they always gave). */
-HR_INLINE void ga_add_weighted(suNg *out, double w, const suNg *a) {
-  if (w == 1.0)
-    suNg_add(out, out, a);
-  else
-    suNg_mul_add(out, out, w, a);
-}
-
 /* The k-th direction other than mu, and its inverse. */
 HR_INLINE int ga_transverse_dir(int mu, int k) { return k + (k >= mu); }
 HR_INLINE int ga_transverse_index(int mu, int nu) { return nu - (nu > mu); }
 
-/* Re tr(a b). */
-HR_INLINE double ga_re_trace_mul(const suNg *a, const suNg *b) {
-  double t = 0.0;
-  for (int i = 0; i < NG; ++i)
-    for (int j = 0; j < NG; ++j) {
-      const hr_complex x = a->c[i * NG + j], y = b->c[j * NG + i];
-      t += hr_creal(x) * hr_creal(y) - hr_cimag(x) * hr_cimag(y);
-    }
-  return t;
-}
-
-/* out = a b c. */
-HR_INLINE void ga_mul3(suNg *out, const suNg *a, const suNg *b, const suNg *c) {
-  suNg t;
-  suNg_mul(&t, a, b);
-  suNg_mul(out, &t, c);
-}
-
-/* The staple V_{mu nu s}(x) (s = +1 or -1) is t l^+ (s > 0) or t^+ l (s < 0): t the product
- * of its first two links, l its third link, read from the links here. */
-HR_INLINE void ga_plaquette_staple_parts(suNg *t, suNg *l, const gauge_view *v, int ix, int mu,
-                                         int nu, int s) {
-  suNg l1; /* the third link is read into l once the first product is made */
+/* Row i of V_{mu nu s}(x) (s = +1 or -1), computed from the links a factor at a time
+ * (gauge_view.h: one row live, the bits of the matrix products):
+ *   s > 0: U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+,   s < 0: (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu). */
+HR_INLINE void ga_plaquette_staple_row(hr_complex r[NG], const gauge_view *v, int ix, int mu,
+                                       int nu, int s, int i) {
   const int xpm = gauge_view_up(v, ix, mu);
   if (s > 0) {
-    gauge_view_link(l, v, xpm, nu);
-    gauge_view_link(&l1, v, gauge_view_up(v, ix, nu), mu);
-    suNg_mul_dag(t, l, &l1);
-    gauge_view_link(l, v, ix, nu);
+    gauge_row(r, gauge_view_link_ref(v, xpm, nu), i);
+    gauge_row_mul_dag(r, gauge_view_link_ref(v, gauge_view_up(v, ix, nu), mu));
+    gauge_row_mul_dag(r, gauge_view_link_ref(v, ix, nu));
   } else {
     const int xmn = gauge_view_dn(v, ix, nu);
-    gauge_view_link(l, v, gauge_view_dn(v, xpm, nu), nu);
-    gauge_view_link(&l1, v, xmn, mu);
-    suNg_mul(t, &l1, l); /* U_mu(x-nu) U_nu(x+mu-nu); V = t^+ U_nu(x-nu) */
-    gauge_view_link(l, v, xmn, nu);
+    gauge_row_of_dag_mul2(r, gauge_view_link_ref(v, xmn, mu),
+                          gauge_view_link_ref(v, gauge_view_dn(v, xpm, nu), nu), i);
+    gauge_row_mul(r, gauge_view_link_ref(v, xmn, nu));
   }
 }
 
 /* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
 HR_INLINE void ga_plaquette_staple(suNg *out, const gauge_view *v, int ix, int mu, int nu,
                                    int s) {
-  suNg t, l;
-  ga_plaquette_staple_parts(&t, &l, v, ix, mu, nu, s);
-  if (s > 0)
-    suNg_mul_dag(out, &t, &l);
-  else
-    suNg_dag_mul(out, &t, &l);
+  HR_UNROLL
+  for (int i = 0; i < NG; ++i) ga_plaquette_staple_row(&out->c[i * NG], v, ix, mu, nu, s, i);
 }
 
-/* out += w V_{mu nu s}(x) (as ga_plaquette_staple, then ga_add_weighted, bit for bit), an
- * entry of V at a time: V itself is never held (GPU registers). */
+/* Row i of out += w r (a plain sum when w = 1, so periodic fields give the bits they always
+ * gave). */
+HR_INLINE void ga_row_add_weighted(suNg *out, int i, double w, const hr_complex r[NG]) {
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) {
+    if (w == 1.0)
+      out->c[i * NG + j] = out->c[i * NG + j] + r[j];
+    else
+      out->c[i * NG + j] = out->c[i * NG + j] + w * r[j];
+  }
+}
+
+/* out += w V_{mu nu s}(x) (as ga_plaquette_staple, then ga_row_add_weighted, bit for bit), a
+ * row of V at a time: V itself is never held (GPU registers). */
 HR_INLINE void ga_plaquette_staple_add(suNg *out, double w, const gauge_view *v, int ix, int mu,
                                        int nu, int s) {
-  suNg t, l;
-  ga_plaquette_staple_parts(&t, &l, v, ix, mu, nu, s);
-  for (int i = 0; i < NG; ++i)
-    for (int j = 0; j < NG; ++j) {
-      const hr_complex e =
-          s > 0 ? suNg_mul_dag_entry(&t, &l, i, j) : suNg_dag_mul_entry(&t, &l, i, j);
-      if (w == 1.0)
-        out->c[i * NG + j] = out->c[i * NG + j] + e;
-      else
-        out->c[i * NG + j] = out->c[i * NG + j] + w * e;
-    }
+  HR_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    hr_complex r[NG];
+    ga_plaquette_staple_row(r, v, ix, mu, nu, s, i);
+    ga_row_add_weighted(out, i, w, r);
+  }
 }
 
 /* Store the 24 staples of the master site ix into the staple fields. */
@@ -148,93 +123,119 @@ HR_INLINE void ga_site_store_staples(const ga_fields *f, int ix) {
       const int nu = ga_transverse_dir(mu, k);
       for (int side = 0; side < 2; ++side) {
         suNg V;
+        HR_GPU_LOAD_BARRIER(); /* a staple's loads stay after the previous store */
         ga_plaquette_staple(&V, &f->u, ix, mu, nu, side ? -1 : 1);
         gauge_view_store(f->st_mem[2 * k + side], &f->st[2 * k + side], ix, mu, &V);
       }
     }
 }
 
-/* out = V_{mu nu s}(ix) read from the staple fields (ix any stored site). */
-HR_INLINE void ga_stored_staple(suNg *out, const ga_fields *f, int ix, int mu, int nu, int s) {
-  gauge_view_link(out, &f->st[2 * ga_transverse_index(mu, nu) + (s < 0)], ix, mu);
-}
-
 /* Sum of the 6 plaquette staples of U_mu(x), from the links (Wilson force), those of the
- * transverse direction nu_k(mu) weighted with w[k]. */
+ * transverse direction nu weighted with ga_slice_weight(b, glb_t, t, mu, nu) (t the time of
+ * x; computed where used: a run-time-indexed array of weights would live on a GPU stack). */
 HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, int mu,
-                                       const double w[3]) {
+                                       const ga_boundary *b, int t) {
   suNg_zero(out);
   for (int k = 0; k < 3; ++k)
     for (int side = 0; side < 2; ++side)
-      ga_plaquette_staple_add(out, w[k], v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
+      ga_plaquette_staple_add(out, ga_slice_weight(b, v->glb_t, t, mu, ga_transverse_dir(mu, k)),
+                              v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
 }
 
 /* c0 times the plaquette staples plus c1 times the 18 rectangle staples of U_mu(x), from the
  * staple fields (their halo current) and the links (formulas in the header comment); the
- * staples of the transverse direction nu_k(mu) weighted with wk[k]. */
+ * staples of the transverse direction nu weighted as in ga_plaquette_staple_sum. */
 HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int mu, double c0,
-                                      double c1, const double wk[3]) {
-  /* Each link and staple is read where it is used (again where used twice: from cache), and
-   * the rectangles are summed before the plaquettes, so that besides one accumulator only the
-   * factors of one term are live (GPU registers); each accumulator sums its terms in the same
-   * order as ever. */
+                                      double c1, const ga_boundary *b, int t) {
+  /* Each rectangle term is formed a row at a time (gauge_view.h), its links and staples read
+   * where they are used (again for every row: from cache), so that besides the accumulator
+   * only two rows are live (GPU registers); every entry of the accumulator sums its terms in
+   * the order of the matrix products, term after term, with their bits. */
   const gauge_view *v = &f->u;
   const int xpm = gauge_view_up(v, ix, mu);
-  suNg plaq, rect, V, A, t, l1, l2;
+  suNg rect;
   suNg_zero(&rect);
   for (int k = 0; k < 3; ++k) {
     const int nu = ga_transverse_dir(mu, k);
+    const double wk = ga_slice_weight(b, v->glb_t, t, mu, nu);
     const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
     const int xpm_mn = gauge_view_dn(v, xpm, nu);
-    /* a+ and e+, both ending in U_nu(x)^+ */
-    ga_stored_staple(&V, f, xpm, nu, mu, +1);
-    gauge_view_link(&l1, v, xpn, mu);
-    suNg_mul(&t, &l1, &V); /* U_mu(x+nu) V */
-    suNg_dagger(&A, &t);   /* V_{nu mu +}(x+mu)^+ U_mu(x+nu)^+ */
-    ga_stored_staple(&V, f, xpn, mu, nu, +1);
-    gauge_view_link(&l1, v, xpm, nu);
-    suNg_mul(&t, &l1, &V);
-    suNg_add(&A, &A, &t);
-    gauge_view_link(&l1, v, ix, nu);
-    suNg_mul_dag(&t, &A, &l1);
-    ga_add_weighted(&rect, wk[k], &t);
-    /* a- and e-, both ending in U_nu(x-nu) */
-    ga_stored_staple(&V, f, xpm_mn, nu, mu, +1);
-    gauge_view_link(&l1, v, xmn, mu);
-    suNg_mul_dag(&A, &V, &l1);
-    ga_stored_staple(&V, f, xmn, mu, nu, -1);
-    gauge_view_link(&l1, v, xpm_mn, nu);
-    suNg_dag_mul(&t, &l1, &V);
-    suNg_add(&A, &A, &t);
-    gauge_view_link(&l1, v, xmn, nu);
-    suNg_mul(&t, &A, &l1);
-    ga_add_weighted(&rect, wk[k], &t);
-    /* b+ */
-    gauge_view_link(&l1, v, xpm, nu);
-    gauge_view_link(&l2, v, xpn, mu);
-    suNg_mul_dag(&A, &l1, &l2);
-    ga_stored_staple(&V, f, ix, nu, mu, -1);
-    suNg_mul(&t, &A, &V);
-    ga_add_weighted(&rect, wk[k], &t);
-    /* b-: U_nu(x+mu-nu)^+ U_mu(x-nu)^+ V^+ = (V U_mu(x-nu) U_nu(x+mu-nu))^+ */
-    ga_stored_staple(&V, f, xmn, nu, mu, -1);
-    gauge_view_link(&l1, v, xmn, mu);
-    gauge_view_link(&l2, v, xpm_mn, nu);
-    ga_mul3(&A, &V, &l1, &l2);
-    suNg_dagger(&t, &A);
-    ga_add_weighted(&rect, wk[k], &t);
+    /* the staple fields: V_{nu mu +-}(y) (link nu) and V_{mu nu +-}(y) (link mu) */
+    const gauge_view *st_num_p = &f->st[2 * ga_transverse_index(nu, mu)];
+    const gauge_view *st_num_m = &f->st[2 * ga_transverse_index(nu, mu) + 1];
+    const gauge_view *st_mun_p = &f->st[2 * k], *st_mun_m = &f->st[2 * k + 1];
+    HR_UNROLL
+    for (int i = 0; i < NG; ++i) {
+      HR_GPU_LOAD_BARRIER(); /* a row's loads stay in its iteration */
+      hr_complex a[NG], t[NG];
+      /* a+ and e+: [(U_mu(x+nu) V_{nu mu +}(x+mu))^+ + U_nu(x+mu) V_{mu nu +}(x+nu)] U_nu(x)^+ */
+      gauge_row_of_dag_mul2(a, gauge_view_link_ref(v, xpn, mu),
+                            gauge_view_link_ref(st_num_p, xpm, nu), i);
+      gauge_row(t, gauge_view_link_ref(v, xpm, nu), i);
+      gauge_row_mul(t, gauge_view_link_ref(st_mun_p, xpn, mu));
+      HR_UNROLL
+      for (int j = 0; j < NG; ++j) a[j] = a[j] + t[j];
+      gauge_row_mul_dag(a, gauge_view_link_ref(v, ix, nu));
+      ga_row_add_weighted(&rect, i, wk, a);
+    }
+    HR_UNROLL
+    for (int i = 0; i < NG; ++i) {
+      HR_GPU_LOAD_BARRIER(); /* a row's loads stay in its iteration */
+      hr_complex a[NG], t[NG];
+      /* a- and e-: [V_{nu mu +}(x+mu-nu) U_mu(x-nu)^+ + U_nu(x+mu-nu)^+ V_{mu nu -}(x-nu)]
+       * U_nu(x-nu) */
+      gauge_row(a, gauge_view_link_ref(st_num_p, xpm_mn, nu), i);
+      gauge_row_mul_dag(a, gauge_view_link_ref(v, xmn, mu));
+      gauge_row_dag(t, gauge_view_link_ref(v, xpm_mn, nu), i);
+      gauge_row_mul(t, gauge_view_link_ref(st_mun_m, xmn, mu));
+      HR_UNROLL
+      for (int j = 0; j < NG; ++j) a[j] = a[j] + t[j];
+      gauge_row_mul(a, gauge_view_link_ref(v, xmn, nu));
+      ga_row_add_weighted(&rect, i, wk, a);
+    }
+    HR_UNROLL
+    for (int i = 0; i < NG; ++i) {
+      HR_GPU_LOAD_BARRIER();
+      hr_complex a[NG]; /* b+: U_nu(x+mu) U_mu(x+nu)^+ V_{nu mu -}(x) */
+      gauge_row(a, gauge_view_link_ref(v, xpm, nu), i);
+      gauge_row_mul_dag(a, gauge_view_link_ref(v, xpn, mu));
+      gauge_row_mul(a, gauge_view_link_ref(st_num_m, ix, nu));
+      ga_row_add_weighted(&rect, i, wk, a);
+    }
+    HR_UNROLL
+    for (int j = 0; j < NG; ++j) {
+      HR_GPU_LOAD_BARRIER();
+      /* b-: (V_{nu mu -}(x-nu) U_mu(x-nu) U_nu(x+mu-nu))^+, its row j is column j of the term */
+      hr_complex a[NG];
+      gauge_row(a, gauge_view_link_ref(st_num_m, xmn, nu), j);
+      gauge_row_mul(a, gauge_view_link_ref(v, xmn, mu));
+      gauge_row_mul(a, gauge_view_link_ref(v, xpm_mn, nu));
+      HR_UNROLL
+      for (int i = 0; i < NG; ++i) {
+        if (wk == 1.0)
+          rect.c[i * NG + j] = rect.c[i * NG + j] + hr_conj(a[i]);
+        else
+          rect.c[i * NG + j] = rect.c[i * NG + j] + wk * hr_conj(a[i]);
+      }
+    }
   }
-  /* the plaquette staples */
-  suNg_zero(&plaq);
-  for (int k = 0; k < 3; ++k) {
-    const int nu = ga_transverse_dir(mu, k);
-    ga_stored_staple(&V, f, ix, mu, nu, +1);
-    ga_add_weighted(&plaq, wk[k], &V);
-    ga_stored_staple(&V, f, ix, mu, nu, -1);
-    ga_add_weighted(&plaq, wk[k], &V);
+  /* the plaquette staples, an entry at a time (unrolled: out and rect stay in registers),
+   * then out = c0 plaq + c1 rect */
+  HR_UNROLL
+  for (int e = 0; e < NG * NG; ++e) {
+    HR_GPU_LOAD_BARRIER(); /* an entry's loads stay in its iteration */
+    hr_complex p = hr_cmplx(0.0, 0.0);
+    HR_UNROLL
+    for (int k = 0; k < 3; ++k) {
+      const double wk = ga_slice_weight(b, v->glb_t, t, mu, ga_transverse_dir(mu, k));
+      const hr_complex vp = gauge_view_link_entry(&f->st[2 * k], ix, mu, e);
+      p = wk == 1.0 ? p + vp : p + wk * vp;
+      const hr_complex vm = gauge_view_link_entry(&f->st[2 * k + 1], ix, mu, e);
+      p = wk == 1.0 ? p + vm : p + wk * vm;
+    }
+    out->c[e] = c0 * p;
+    out->c[e] = out->c[e] + c1 * rect.c[e];
   }
-  suNg_scale(out, c0, &plaq);
-  suNg_mul_add(out, out, c1, &rect);
 }
 
 /* Read and write p(ix, mu) in the momenta f->mom, addressed like the links of view u. */
@@ -284,15 +285,13 @@ HR_INLINE void ga_site_force_update(const ga_fields *f, int ix, int rect, double
   for (int mu = 0; mu < 4; ++mu) {
     suNg S, U, W;
     suNg_algebra_vector F;
-    double w[3];
-    for (int k = 0; k < 3; ++k)
-      w[k] = ga_slice_weight(b, f->u.glb_t, t, mu, ga_transverse_dir(mu, k));
     if (rect) {
-      ga_improved_staple_sum(&S, f, ix, mu, c0, c1, w);
+      ga_improved_staple_sum(&S, f, ix, mu, c0, c1, b, t);
     } else {
-      ga_plaquette_staple_sum(&S, &f->u, ix, mu, w);
+      ga_plaquette_staple_sum(&S, &f->u, ix, mu, b, t);
       suNg_scale(&S, c0, &S);
     }
+    HR_GPU_LOAD_BARRIER(); /* U is read once Sigma is formed */
     gauge_view_link(&U, &f->u, ix, mu);
     suNg_mul(&W, &U, &S);
     suNg_project_to_algebra(&F, &W);
@@ -322,32 +321,46 @@ HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, 
   double p = 0.0, r = 0.0;
   const int tx = ga_open(b) ? v->time[ix - v->shift] : 0;
   for (int mu = 0; mu < 4; ++mu) {
-    /* links read where they are used (again for every nu: from cache), so that few matrices
-     * are live at a time (GPU registers) */
-    suNg l0, l1, t, A, V;
     const int xpm = gauge_view_up(v, ix, mu);
     for (int nu = 0; nu < 4; ++nu) {
       if (nu == mu || (!rect && nu < mu)) continue;
-      gauge_view_link(&l0, v, ix, mu);
-      gauge_view_link(&l1, v, xpm, nu);
-      suNg_mul(&t, &l0, &l1);
-      gauge_view_link(&l0, v, gauge_view_up(v, ix, nu), mu);
-      suNg_mul_dag(&A, &t, &l0); /* U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ */
+      /* A = U_mu(x) U_nu(x+mu) U_mu(x+nu)^+ a row at a time (gauge_view.h), its traces with
+       * U_nu(x)^+ (the plaquette) and V_{nu mu -}(x) (the rectangle) summed row by row in the
+       * order of suNg_re_trace_mul_dag and Re tr(A V): only V and a row are live (GPU
+       * registers) */
+      suNg V;
+      if (rect) ga_plaquette_staple(&V, v, ix, nu, mu, -1);
+      double tp = 0.0, tr = 0.0;
+      const int xpn = gauge_view_up(v, ix, nu);
+      HR_UNROLL
+      for (int i = 0; i < NG; ++i) {
+        HR_GPU_LOAD_BARRIER(); /* a row's loads stay in its iteration */
+        hr_complex a[NG];
+        gauge_row(a, gauge_view_link_ref(v, ix, mu), i);
+        gauge_row_mul(a, gauge_view_link_ref(v, xpm, nu));
+        gauge_row_mul_dag(a, gauge_view_link_ref(v, xpn, mu));
+        HR_UNROLL
+        for (int j = 0; j < NG; ++j) {
+          if (nu > mu) tp += suNg_re_conj_term(a[j], gauge_view_link_entry(v, ix, nu, i * NG + j));
+          if (rect) {
+            const hr_complex y = V.c[j * NG + i];
+            tr += hr_creal(a[j]) * hr_creal(y) - hr_cimag(a[j]) * hr_cimag(y);
+          }
+        }
+      }
       if (nu > mu) {
         const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 0);
-        gauge_view_link(&l0, v, ix, nu);
         if (w == 1.0)
-          p += NG - suNg_re_trace_mul_dag(&A, &l0); /* P_{mu nu}(x) = A U_nu(x)^+ */
+          p += NG - tp; /* P_{mu nu}(x) = A U_nu(x)^+ */
         else if (w != 0.0)
-          p += w * (NG - suNg_re_trace_mul_dag(&A, &l0));
+          p += w * (NG - tp);
       }
       if (rect) {
         const double w = ga_loop_weight(b, v->glb_t, tx, mu, nu, 1);
-        ga_plaquette_staple(&V, v, ix, nu, mu, -1); /* V_{nu mu -}(x) */
         if (w == 1.0)
-          r += NG - ga_re_trace_mul(&A, &V);
+          r += NG - tr;
         else if (w != 0.0)
-          r += w * (NG - ga_re_trace_mul(&A, &V));
+          r += w * (NG - tr);
       }
     }
   }

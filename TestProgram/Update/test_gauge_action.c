@@ -9,7 +9,8 @@
  *  - c1 = 0: S = beta 6 V (1 - avr_plaquette) with LibHR's plaquette (1e-12);
  *  - gauge invariance of S and of sum |F|^2 under a random gauge transformation (1e-12);
  *  - GPU builds: the GPU path equals the CPU path for action and force (1e-13);
- *  - --write FILE / --compare FILE: actions and force sums of a fixed hot configuration,
+ *  - --write FILE / --compare FILE: actions and force sums of a fixed hot configuration
+ *    (periodic and open boundaries),
  *    written on one process, must agree on the grid to 1e-12 relative (the actions are exact
  *    sums: bitwise), and the forces must be bitwise the same (a fingerprint of their bits);
  *  - --bench L: seconds per force evaluation on L^4 (c1 = 0 and -1/12), no checks.
@@ -285,22 +286,29 @@ static void av_fingerprint(const suNg_av_field *A, double fp[2]) {
   global_sum(fp, 2);
 }
 
-#define NREF 15
-/* Per c1: action, sum F.X, sum |F|^2 (agree to rounding), then the fingerprint of F (the
- * same bits), for the fixed hot configuration. */
-static int ref_is_fingerprint(int k) { return k >= 9; }
+#define NREF 30
+/* Per boundary (periodic, then open with cg = 1.3) and c1: action, sum F.X, sum |F|^2 (agree
+ * to rounding), then the fingerprint of F (the same bits), for the fixed hot configuration
+ * (its U_0 links at time GLB_T - 1 set to zero for the open boundaries). */
+static int ref_is_fingerprint(int k) { return k % 15 >= 9; }
 static void reference_values(double v[NREF]) {
   suNg_field *u = alloc_gfield(&glattice);
   suNg_av_field *X = alloc_avfield(&glattice), *F = alloc_avfield(&glattice);
   make_config(u, X, 1, 6000);
   rng_init(6001);
   gaussian_momenta(X);
-  for (int c = 0; c < 3; ++c) {
-    v[3 * c] = gauge_action(u, BETA, c1_values[c]);
-    force_of(F, u, BETA, c1_values[c]);
-    v[3 * c + 1] = prod_re_suNg_av_field(F, X);
-    v[3 * c + 2] = prod_re_suNg_av_field(F, F);
-    av_fingerprint(F, &v[9 + 2 * c]);
+  for (int open = 0; open < 2; ++open) {
+    const gauge_boundary b = {open, 1.3};
+    double *w = v + 15 * open;
+    if (open) gauge_zero_open_links(u);
+    for (int c = 0; c < 3; ++c) {
+      w[3 * c] = gauge_action_bc(u, BETA, c1_values[c], &b);
+      zero_suNg_av_field(F);
+      gauge_force_update_bc(F, u, BETA, c1_values[c], -1.0, &b);
+      w[3 * c + 1] = prod_re_suNg_av_field(F, X);
+      w[3 * c + 2] = prod_re_suNg_av_field(F, F);
+      av_fingerprint(F, &w[9 + 2 * c]);
+    }
   }
   free_gfield(u);
   free_avfield(X);
@@ -343,7 +351,7 @@ static void compare_reference(const char *file) {
   }
   fclose(f);
   if (hr_rank() == 0)
-    printf("  %d of 9 sums bitwise equal to the one-process run (force fingerprints: checked)\n",
+    printf("  %d of 18 sums bitwise equal to the one-process run (force fingerprints: checked)\n",
            bitwise);
   tc_case_end("the same actions (1e-12) and forces (bitwise) as on one process");
 }
