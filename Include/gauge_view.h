@@ -49,6 +49,10 @@ HR_INLINE hr_complex gauge_view_link_entry(const gauge_view *v, int ix, int mu, 
   return read_gpu_suNg_unit(v->len[e], v->dev + 4 * o, e - o, mu, k);
 }
 
+/* Index of the site one step up / down in direction mu. */
+HR_INLINE int gauge_view_up(const gauge_view *v, int ix, int mu) { return v->iup[4 * ix + mu]; }
+HR_INLINE int gauge_view_dn(const gauge_view *v, int ix, int mu) { return v->idn[4 * ix + mu]; }
+
 /* Rows of products of links, a factor at a time: a GPU thread then holds one row (NG complex
  * numbers) where the whole product would hold matrices, and reads each factor's entries where
  * they are used (again for every row: from cache). Every entry is formed with the operations,
@@ -75,6 +79,24 @@ HR_INLINE gauge_link_ref gauge_view_link_ref(const gauge_view *v, int ix, int mu
     r.base = (const hr_complex *)(v->dev + 4 * o) + (size_t)mu * NG * NG * len + (e - o);
     r.stride = len;
   }
+  return r;
+}
+
+/* Entry 0 of U_mu(ix) in mem, the writable pointer of the copy the view reads (as in
+ * gauge_view_store), and the stride between its entries (those of gauge_view_link_ref). */
+HR_INLINE hr_complex *gauge_view_link_in(suNg *mem, const gauge_view *v, int ix, int mu,
+                                         int *stride) {
+  const gauge_link_ref r = gauge_view_link_ref(v, ix, mu);
+  const hr_complex *const copy = (const hr_complex *)(v->host != NULL ? v->host : v->dev);
+  *stride = r.stride;
+  return (hr_complex *)mem + (r.base - copy);
+}
+
+/* The reference of a matrix m held by the caller (a GPU thread: in registers). */
+HR_INLINE gauge_link_ref gauge_link_ref_of(const suNg *m) {
+  gauge_link_ref r;
+  r.base = &m->c[0];
+  r.stride = 1;
   return r;
 }
 
@@ -139,6 +161,25 @@ HR_INLINE void gauge_row_of_dag_mul2(hr_complex r[NG], gauge_link_ref u, gauge_l
   }
 }
 
+/* Row i of V_{mu nu s}(x) (s = +1 or -1), computed from the links a factor at a time
+ * (one row live, the bits of the matrix products), the staple that closes U_mu(x) into a
+ * plaquette:
+ *   s > 0: U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+,   s < 0: (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu). */
+HR_INLINE void gauge_view_staple_row(hr_complex r[NG], const gauge_view *v, int ix, int mu,
+                                     int nu, int s, int i) {
+  const int xpm = gauge_view_up(v, ix, mu);
+  if (s > 0) {
+    gauge_row(r, gauge_view_link_ref(v, xpm, nu), i);
+    gauge_row_mul_dag(r, gauge_view_link_ref(v, gauge_view_up(v, ix, nu), mu));
+    gauge_row_mul_dag(r, gauge_view_link_ref(v, ix, nu));
+  } else {
+    const int xmn = gauge_view_dn(v, ix, nu);
+    gauge_row_of_dag_mul2(r, gauge_view_link_ref(v, xmn, mu),
+                          gauge_view_link_ref(v, gauge_view_dn(v, xpm, nu), nu), i);
+    gauge_row_mul(r, gauge_view_link_ref(v, xmn, nu));
+  }
+}
+
 /* U_mu(ix) = *in, written into mem: the writable pointer of the copy the view reads (the
  * field's ptr when v->host is set, else its gpu_ptr). */
 HR_INLINE void gauge_view_store(suNg *mem, const gauge_view *v, int ix, int mu,
@@ -151,10 +192,6 @@ HR_INLINE void gauge_view_store(suNg *mem, const gauge_view *v, int ix, int mu,
     write_gpu_suNg(v->len[e], in, mem + 4 * o, e - o, mu);
   }
 }
-
-/* Index of the site one step up / down in direction mu. */
-HR_INLINE int gauge_view_up(const gauge_view *v, int ix, int mu) { return v->iup[4 * ix + mu]; }
-HR_INLINE int gauge_view_dn(const gauge_view *v, int ix, int mu) { return v->idn[4 * ix + mu]; }
 
 #ifndef __CUDACC__
 /* View of the links host (the host copy of an suNg_field on glattice, made current by the

@@ -9,6 +9,8 @@
 #include "hr_build_config.h"
 
 #if HR_GPU_BACKEND != HR_GPU_NONE
+/* the kernels read the factors of the clover leaves where they use them (fermion_force_sites.h) */
+#define FF_LEAF_READ_WHERE_USED 1
 #include "fermion_force_gpu.h"
 
 /* Declares ix, the site of thread t in a piece of n sites starting at first; the body runs

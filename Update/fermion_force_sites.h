@@ -195,6 +195,16 @@ HR_INLINE void ff_site_antihermitian(const ff_clover_acc *z, const fermion_force
   }
 }
 
+/* How ff_site_clover_sigma takes the factors of a plaquette leaf: 1 in the kernels
+ * (fermion_force_gpu.c defines it before its includes), which read them where they are used
+ * and form the derivative a column at a time (ff_leaf_add below: GPU registers); 0 in the CPU
+ * loops, which read the eight matrices whole and multiply them (ff_leaf_derivative). Both
+ * forms do the same operations in the same order, and the emulated GPU build compares them
+ * (test_fermion_force: GPU path = CPU path). */
+#ifndef FF_LEAF_READ_WHERE_USED
+#define FF_LEAF_READ_WHERE_USED 0
+#endif
+
 /* The derivative of the leaves of one plaquette with respect to its factor k: the factors of
  * the closed loop are fac[0..3] (links, daggered where the loop runs backwards), w[j] the
  * insertion at the corner where fac[j] starts. out = the sum over corners j of the product of
@@ -220,13 +230,167 @@ HR_INLINE void ff_leaf_derivative(suNf *out, const suNf *fac, const suNf *w, int
   *out = t;
 }
 
+#if FF_LEAF_READ_WHERE_USED
+/* A factor of a plaquette leaf read where its entries are used: entry k (row-major) of the
+ * link at base[k stride] (host: stride 1; device: the piece length of the gpu.h layout), its
+ * adjoint when dag. Found once per factor, so that no entry read goes back to the tables. */
+typedef struct {
+  const hr_complex *base;
+  int stride, dag;
+} ff_factor;
+
+/* The factor of element mu of site ix of the link field at base (adjoint when dag). */
+HR_INLINE ff_factor ff_factor_at(const fermion_force_view *v, const suNf *base, int ix, int mu,
+                                 int dag) {
+  const int e = ix - v->shift;
+  ff_factor f;
+  f.dag = dag;
+  if (v->off == NULL) {
+    f.base = &base[4 * e + mu].c[0];
+    f.stride = 1;
+  } else {
+    const int o = v->off[e], len = v->len[e];
+    f.base = (const hr_complex *)(base + 4 * o) + (size_t)mu * NF * NF * len + (e - o);
+    f.stride = len;
+  }
+  return f;
+}
+
+/* Entry (r, c) of the factor f (of the link's adjoint when f.dag). */
+HR_INLINE hr_complex ff_factor_entry(ff_factor f, int r, int c) {
+  const int k = f.dag ? c * NF + r : r * NF + c;
+  hr_complex z;
+  HR_UNIT_LOAD(&z, &f.base[(size_t)k * f.stride]);
+  return f.dag ? hr_conj(z) : z;
+}
+
+/* out = f col: one column of a product with f on the left (the entries of suNf_mul). */
+HR_INLINE void ff_factor_lmul(hr_complex out[NF], ff_factor f, const hr_complex col[NF]) {
+  HR_UNROLL
+  for (int r = 0; r < NF; ++r) {
+    hr_complex s = hr_cmul(ff_factor_entry(f, r, 0), col[0]);
+    HR_UNROLL
+    for (int k = 1; k < NF; ++k) s += hr_cmul(ff_factor_entry(f, r, k), col[k]);
+    out[r] = s;
+  }
+}
+
+/* One plaquette leaf (ff_site_clover_sigma) read where used: its corners zc, za = zc + a,
+ * zab, zb = zc + b in the plane (a, b), the represented links uf and the insertion field zf
+ * with its slot qs; fac j is the j-th link of the loop (U_a(zc), U_b(za), U_a(zb)^+,
+ * U_b(zc)^+), w j the insertion at the corner where fac j starts, picked by selections (an
+ * index at run time into an array of factors would put them on a GPU stack). */
+typedef struct {
+  const fermion_force_view *v;
+  const suNf *uf, *zf;
+  int zc, za, zab, zb, a, b, qs;
+} ff_leaf;
+HR_INLINE ff_factor ff_leaf_fac(const ff_leaf *l, int j) {
+  const int ix = j == 0 ? l->zc : j == 1 ? l->za : j == 2 ? l->zb : l->zc;
+  return ff_factor_at(l->v, l->uf, ix, (j & 1) ? l->b : l->a, j >= 2);
+}
+HR_INLINE ff_factor ff_leaf_w(const ff_leaf *l, int j) {
+  const int ix = j == 0 ? l->zc : j == 1 ? l->za : j == 2 ? l->zab : l->zb;
+  return ff_factor_at(l->v, l->zf, ix, l->qs, 0);
+}
+
+/* Column i of the derivative of the leaves of one plaquette with respect to its factor k: out
+ * = the sum over corners j of the product of the loop after fac k (w j inserted), i.e.
+ * d/d fac k of sum_j tr[... w j fac j ...] = tr[d fac k out], formed from the right,
+ *   t = w k;  for j = k+3, k+2, k+1 (mod 4): e = fac j (then fac j e),  t = fac j t + w j e,
+ * a column at a time (column i of a product with a matrix on the left needs only column i of
+ * the right factor: three columns live instead of matrices; the bits of the matrix products). */
+HR_INLINE void ff_leaf_derivative_col(hr_complex t[NF], const ff_leaf *l, int k, int i) {
+  hr_complex e[NF], tmp[NF];
+  const ff_factor wk = ff_leaf_w(l, k);
+  HR_UNROLL
+  for (int r = 0; r < NF; ++r) t[r] = ff_factor_entry(wk, r, i);
+  HR_UNROLL
+  for (int step = 3; step >= 1; step--) {
+    const int j = (k + step) % 4;
+    const ff_factor fj = ff_leaf_fac(l, j);
+    if (step == 3) {
+      HR_UNROLL
+      for (int r = 0; r < NF; ++r) e[r] = ff_factor_entry(fj, r, i);
+    } else {
+      ff_factor_lmul(tmp, fj, e);
+      HR_UNROLL
+      for (int r = 0; r < NF; ++r) e[r] = tmp[r];
+    }
+    ff_factor_lmul(tmp, fj, t);
+    HR_UNROLL
+    for (int r = 0; r < NF; ++r) t[r] = tmp[r];
+    ff_factor_lmul(tmp, ff_leaf_w(l, j), e);
+    HR_UNROLL
+    for (int r = 0; r < NF; ++r) t[r] = t[r] + tmp[r];
+  }
+}
+
+/* s += the derivative of the leaf of the plaquette with lower-left corner zc in plane (a, b)
+ * with respect to its factor k (insertions in slot qs of zf), or its adjoint where the link
+ * enters as U^+ (k >= 2: Re tr[dU^+ X] = Re tr[dU X^+]); entry n of s at sb[n ss]: in
+ * memory (a matrix fewer in registers). */
+HR_INLINE void ff_leaf_add(hr_complex *sb, size_t ss, const fermion_force_view *v,
+                           const suNf *uf, const suNf *zf, int zc, int a, int b, int qs, int k) {
+  const int za = v->iup[4 * zc + a];
+  const ff_leaf l = {v, uf, zf, zc, za, v->iup[4 * za + b], v->iup[4 * zc + b], a, b, qs};
+  HR_UNROLL
+  for (int i = 0; i < NF; ++i) {
+    hr_complex d[NF];
+    ff_leaf_derivative_col(d, &l, k, i);
+    HR_UNROLL
+    for (int r = 0; r < NF; ++r) {
+      hr_complex *const sp = &sb[(size_t)(k >= 2 ? i * NF + r : r * NF + i) * ss];
+      hr_complex sv;
+      HR_UNIT_LOAD(&sv, sp);
+      sv = sv + (k >= 2 ? hr_conj(d[r]) : d[r]);
+      HR_UNIT_STORE(sp, &sv);
+    }
+  }
+}
+#else
+/* s += the derivative of the leaf (as above), the eight matrices read whole. */
+HR_INLINE void ff_leaf_add(hr_complex *sb, size_t ss, const fermion_force_view *v,
+                           const suNf *uf, const suNf *zf, int zc, int a, int b, int qs, int k) {
+  const int za = v->iup[4 * zc + a], zb = v->iup[4 * zc + b], zab = v->iup[4 * za + b];
+  suNf fac[4], w[4], d, tmp;
+  ff_load_link(&fac[0], v, uf, zc, a);
+  ff_load_link(&fac[1], v, uf, za, b);
+  ff_load_link(&tmp, v, uf, zb, a);
+  suNf_dagger(&fac[2], &tmp);
+  ff_load_link(&tmp, v, uf, zc, b);
+  suNf_dagger(&fac[3], &tmp);
+  ff_load_link(&w[0], v, zf, zc, qs);
+  ff_load_link(&w[1], v, zf, za, qs);
+  ff_load_link(&w[2], v, zf, zab, qs);
+  ff_load_link(&w[3], v, zf, zb, qs);
+  ff_leaf_derivative(&d, fac, w, k);
+  if (k >= 2) {
+    suNf_dagger(&tmp, &d);
+    d = tmp;
+  }
+  (void)ss; /* 1: a local matrix */
+  for (int n = 0; n < NF * NF; ++n) sb[n] = sb[n] + d.c[n];
+}
+#endif
+
 /* Sigma(ix,mu) += the clover insertions W of all plaquettes containing the link (ix,mu), for
  * every mu (uf the represented links, uf and the W fields with their halo current). */
 HR_INLINE void ff_site_clover_sigma(suNf *sig, const fermion_force_view *v, const suNf *uf,
                                     const ff_clover_acc *z, int ix) {
   for (int mu = 0; mu < 4; mu++) {
+    /* Sigma(ix,mu), entry n at sb[n ss]: summed in place in memory in the kernels, in a local
+     * matrix in the CPU loops */
+#if FF_LEAF_READ_WHERE_USED
+    const ff_factor so = ff_factor_at(v, sig, ix, mu, 0);
+    hr_complex *const sb = (hr_complex *)so.base;
+    const size_t ss = (size_t)so.stride;
+#else
     suNf s;
     ff_load_link(&s, v, sig, ix, mu);
+    hr_complex *const sb = &s.c[0];
+    const size_t ss = 1;
+#endif
     for (int nu = 0; nu < 4; nu++) {
       if (nu == mu) continue;
       const int a = mu < nu ? mu : nu, b = mu < nu ? nu : mu, q = v->spin->plane_of[a][b];
@@ -237,27 +401,12 @@ HR_INLINE void ff_site_clover_sigma(suNf *sig, const fermion_force_view *v, cons
         const int zc = p == 0 ? (mu == a ? ix : v->idn[4 * ix + a])
                               : (mu == a ? v->idn[4 * ix + b] : ix);
         const int k = p == 0 ? (mu == a ? 0 : 1) : (mu == a ? 2 : 3);
-        const int za = v->iup[4 * zc + a], zb = v->iup[4 * zc + b], zab = v->iup[4 * za + b];
-        suNf fac[4], w[4], d, tmp;
-        ff_load_link(&fac[0], v, uf, zc, a);
-        ff_load_link(&fac[1], v, uf, za, b);
-        ff_load_link(&tmp, v, uf, zb, a);
-        suNf_dagger(&fac[2], &tmp);
-        ff_load_link(&tmp, v, uf, zc, b);
-        suNf_dagger(&fac[3], &tmp);
-        ff_load_plane(&w[0], v, z, zc, q);
-        ff_load_plane(&w[1], v, z, za, q);
-        ff_load_plane(&w[2], v, z, zab, q);
-        ff_load_plane(&w[3], v, z, zb, q);
-        ff_leaf_derivative(&d, fac, w, k);
-        if (k >= 2) { /* the link enters as U^+: Re tr[dU^+ X] = Re tr[dU X^+] */
-          suNf_dagger(&tmp, &d);
-          d = tmp;
-        }
-        suNf_add(&s, &s, &d);
+        ff_leaf_add(sb, ss, v, uf, ff_plane_field(z, q), zc, a, b, q % 4, k);
       }
     }
+#if !FF_LEAF_READ_WHERE_USED
     ff_store_link(sig, v, ix, mu, &s);
+#endif
   }
 }
 

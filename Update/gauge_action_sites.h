@@ -67,29 +67,11 @@ HR_INLINE double ga_slice_weight(const ga_boundary *b, int glb_t, int t, int mu,
 HR_INLINE int ga_transverse_dir(int mu, int k) { return k + (k >= mu); }
 HR_INLINE int ga_transverse_index(int mu, int nu) { return nu - (nu > mu); }
 
-/* Row i of V_{mu nu s}(x) (s = +1 or -1), computed from the links a factor at a time
- * (gauge_view.h: one row live, the bits of the matrix products):
- *   s > 0: U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+,   s < 0: (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu). */
-HR_INLINE void ga_plaquette_staple_row(hr_complex r[NG], const gauge_view *v, int ix, int mu,
-                                       int nu, int s, int i) {
-  const int xpm = gauge_view_up(v, ix, mu);
-  if (s > 0) {
-    gauge_row(r, gauge_view_link_ref(v, xpm, nu), i);
-    gauge_row_mul_dag(r, gauge_view_link_ref(v, gauge_view_up(v, ix, nu), mu));
-    gauge_row_mul_dag(r, gauge_view_link_ref(v, ix, nu));
-  } else {
-    const int xmn = gauge_view_dn(v, ix, nu);
-    gauge_row_of_dag_mul2(r, gauge_view_link_ref(v, xmn, mu),
-                          gauge_view_link_ref(v, gauge_view_dn(v, xpm, nu), nu), i);
-    gauge_row_mul(r, gauge_view_link_ref(v, xmn, nu));
-  }
-}
-
 /* out = V_{mu nu s}(x), computed from the links (s = +1 or -1). */
 HR_INLINE void ga_plaquette_staple(suNg *out, const gauge_view *v, int ix, int mu, int nu,
                                    int s) {
   HR_UNROLL
-  for (int i = 0; i < NG; ++i) ga_plaquette_staple_row(&out->c[i * NG], v, ix, mu, nu, s, i);
+  for (int i = 0; i < NG; ++i) gauge_view_staple_row(&out->c[i * NG], v, ix, mu, nu, s, i);
 }
 
 /* Row i of out += w r (a plain sum when w = 1, so periodic fields give the bits they always
@@ -111,7 +93,7 @@ HR_INLINE void ga_plaquette_staple_add(suNg *out, double w, const gauge_view *v,
   HR_UNROLL
   for (int i = 0; i < NG; ++i) {
     hr_complex r[NG];
-    ga_plaquette_staple_row(r, v, ix, mu, nu, s, i);
+    gauge_view_staple_row(r, v, ix, mu, nu, s, i);
     ga_row_add_weighted(out, i, w, r);
   }
 }
@@ -329,7 +311,10 @@ HR_INLINE void ga_site_action(double *plaq, double *rects, const gauge_view *v, 
        * order of suNg_re_trace_mul_dag and Re tr(A V): only V and a row are live (GPU
        * registers) */
       suNg V;
-      if (rect) ga_plaquette_staple(&V, v, ix, nu, mu, -1);
+      if (rect)
+        ga_plaquette_staple(&V, v, ix, nu, mu, -1);
+      else
+        suNg_zero(&V); /* unused: only so that no compiler sees it uninitialised */
       double tp = 0.0, tr = 0.0;
       const int xpn = gauge_view_up(v, ix, nu);
       HR_UNROLL

@@ -51,12 +51,22 @@ HR_INLINE hb_su2_block hb_su2_mul_dag(const hb_su2_block *a, const hb_su2_block 
   return r;
 }
 
-/* Rows i and j of M become V applied to them: (M_i, M_j) <- V (M_i, M_j). */
-HR_INLINE void hb_su2_apply_rows(suNg *M, const hb_su2_block *v, int i, int j) {
+/* Rows i and j of the NG x NG matrix whose entry k is m[k stride] become V applied to them:
+ * (M_i, M_j) <- V (M_i, M_j) (a matrix held by the caller: stride 1; a link in memory: the
+ * stride of gauge_view_link_in). */
+HR_INLINE void hb_su2_apply_rows(hr_complex *m, int stride, const hb_su2_block *v, int i,
+                                  int j) {
+  HR_UNROLL
   for (int c = 0; c < NG; ++c) {
-    const hr_complex mi = M->c[i * NG + c], mj = M->c[j * NG + c];
-    M->c[i * NG + c] = hr_cmul(v->m[0][0], mi) + hr_cmul(v->m[0][1], mj);
-    M->c[j * NG + c] = hr_cmul(v->m[1][0], mi) + hr_cmul(v->m[1][1], mj);
+    hr_complex *const pi = &m[(size_t)(i * NG + c) * stride];
+    hr_complex *const pj = &m[(size_t)(j * NG + c) * stride];
+    hr_complex mi, mj;
+    HR_UNIT_LOAD(&mi, pi);
+    HR_UNIT_LOAD(&mj, pj);
+    const hr_complex ni = hr_cmul(v->m[0][0], mi) + hr_cmul(v->m[0][1], mj);
+    const hr_complex nj = hr_cmul(v->m[1][0], mi) + hr_cmul(v->m[1][1], mj);
+    HR_UNIT_STORE(pi, &ni);
+    HR_UNIT_STORE(pj, &nj);
   }
 }
 
@@ -91,18 +101,19 @@ HR_INLINE hb_su2_block hb_su2_heatbath_element(double alpha, hr_rng_stream *s) {
                                 r * cos_theta);
 }
 
-/* Update the link U with staple sum A: all subgroups (i < j) in order; heatbath with the
- * stream s, or over-relaxation when s is NULL. */
-HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_rng_stream *s) {
-  suNg W;
-  suNg_mul(&W, U, A);
+/* Update the link U (entry k at u[k us]: in memory, so that it is not held beside W in GPU
+ * registers), given W = U A with A its staple sum: all subgroups (i < j) in order; heatbath
+ * with the stream s, or over-relaxation when s is NULL. W is overwritten; U is not
+ * reunitarised here. */
+HR_INLINE void hb_cabibbo_marinari_link(hr_complex *u, int us, suNg *W, double beta,
+                                        hr_rng_stream *s) {
   /* unrolled in device code: with run-time subgroup indices U and W would go to local memory */
   HR_DEVICE_UNROLL
   for (int i = 0; i < NG; ++i) {
     HR_DEVICE_UNROLL
     for (int j = i + 1; j < NG; ++j) {
-      const hr_complex wii = W.c[i * NG + i], wjj = W.c[j * NG + j];
-      const hr_complex wij = W.c[i * NG + j], wji = W.c[j * NG + i];
+      const hr_complex wii = W->c[i * NG + i], wjj = W->c[j * NG + j];
+      const hr_complex wij = W->c[i * NG + j], wji = W->c[j * NG + i];
       const double q0 = 0.5 * (hr_creal(wii) + hr_creal(wjj));
       const double q3 = 0.5 * (hr_cimag(wii) - hr_cimag(wjj));
       const double q2 = 0.5 * (hr_creal(wij) - hr_creal(wji));
@@ -124,38 +135,30 @@ HR_INLINE void hb_cabibbo_marinari_link(suNg *U, const suNg *A, double beta, hr_
         v = hb_su2_from_quaternion(a0 * a0 - a1 * a1 - a2 * a2 - a3 * a3, 2 * a0 * a1,
                                    2 * a0 * a2, 2 * a0 * a3);
       }
-      hb_su2_apply_rows(U, &v, i, j);
-      hb_su2_apply_rows(&W, &v, i, j);
+      hb_su2_apply_rows(u, us, &v, i, j);
+      hb_su2_apply_rows(&W->c[0], 1, &v, i, j);
     }
   }
-  suNg_reunitarize(U);
 }
 
-/* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). */
+/* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). Each
+ * staple V_{mu nu +-}(x) is added a row at a time (gauge_view_staple_row: one row live, GPU
+ * registers), with the bits of the matrix products. */
 HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
-  /* the third link of a staple is read into l0 once the first product is made (fewer
-   * matrices live: GPU registers) */
-  suNg l0, l1, a, b;
-  const int xpm = gauge_view_up(v, ix, mu);
   suNg_zero(A);
   for (int nu = 0; nu < 4; ++nu) {
     if (nu == mu) continue;
-    const int xpn = gauge_view_up(v, ix, nu), xmn = gauge_view_dn(v, ix, nu);
-    const int xpm_mn = gauge_view_dn(v, xpm, nu);
-    /* U_nu(x+mu) U_mu(x+nu)^+ U_nu(x)^+ */
-    gauge_view_link(&l0, v, xpm, nu);
-    gauge_view_link(&l1, v, xpn, mu);
-    suNg_mul_dag(&a, &l0, &l1);
-    gauge_view_link(&l0, v, ix, nu);
-    suNg_mul_dag(&b, &a, &l0);
-    suNg_add(A, A, &b);
-    /* U_nu(x+mu-nu)^+ U_mu(x-nu)^+ U_nu(x-nu) = (U_mu(x-nu) U_nu(x+mu-nu))^+ U_nu(x-nu) */
-    gauge_view_link(&l0, v, xmn, mu);
-    gauge_view_link(&l1, v, xpm_mn, nu);
-    suNg_mul(&a, &l0, &l1);
-    gauge_view_link(&l0, v, xmn, nu);
-    suNg_dag_mul(&b, &a, &l0);
-    suNg_add(A, A, &b);
+    HR_UNROLL
+    for (int side = 0; side < 2; ++side) {
+      HR_UNROLL
+      for (int i = 0; i < NG; ++i) {
+        HR_GPU_LOAD_BARRIER(); /* a row's loads stay in its iteration */
+        hr_complex r[NG];
+        gauge_view_staple_row(r, v, ix, mu, nu, side ? -1 : 1, i);
+        HR_UNROLL
+        for (int j = 0; j < NG; ++j) A->c[i * NG + j] = A->c[i * NG + j] + r[j];
+      }
+    }
   }
 }
 
@@ -165,16 +168,27 @@ HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
  * order or in parallel. */
 HR_INLINE void hb_update_link(const gauge_view *v, suNg *mem, int ix, int mu, uint64_t glb_site,
                               const hb_pass_params *p) {
-  suNg A, U;
+  suNg A, U, W;
   hb_staple_sum(&A, v, ix, mu);
-  gauge_view_link(&U, v, ix, mu);
+  /* W = U A, a row of U at a time (read where used: U, A and W are not live together; the
+   * bits of suNg_mul); then U is updated in place in mem and reunitarised */
+  const gauge_link_ref u = gauge_view_link_ref(v, ix, mu);
+  HR_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    gauge_row(&W.c[i * NG], u, i);
+    gauge_row_mul(&W.c[i * NG], gauge_link_ref_of(&A));
+  }
+  int us;
+  hr_complex *const um = gauge_view_link_in(mem, v, ix, mu, &us);
   if (p->overrelax) {
-    hb_cabibbo_marinari_link(&U, &A, p->beta, NULL);
+    hb_cabibbo_marinari_link(um, us, &W, p->beta, NULL);
   } else {
     hr_rng_stream s;
     rng_stream_init(&s, p->seed, p->draw, 4 * glb_site + (uint64_t)mu);
-    hb_cabibbo_marinari_link(&U, &A, p->beta, &s);
+    hb_cabibbo_marinari_link(um, us, &W, p->beta, &s);
   }
+  gauge_view_link(&U, v, ix, mu);
+  suNg_reunitarize(&U);
   gauge_view_store(mem, v, ix, mu, &U);
 }
 
