@@ -137,9 +137,11 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
 #undef DGPU_DIR_
   HR_GPU_LOAD_BARRIER(); /* the epilogue's loads stay after the hopping sum */
   HR_GPU_SITE_AT(a->osites, ix, eo, o_off, o_len);
-  /* the clover block is read an entry at a time where it is used */
+  /* the clover block is read an entry at a time where it is used; its piece is looked up
+   * again here (not held through the hopping sum: registers) */
+  HR_GPU_SITE_AT(a->usites, ix, cx, c_off, c_len);
   const HR_CAT(dirac_clover_ref, DGPU_SFX) c =
-      DGPU_(dirac_gpu_clover_ref)(a->cl, ux_off, ux_len, ex);
+      DGPU_(dirac_gpu_clover_ref)(a->cl, c_off, c_len, cx);
   const HR_CAT(dirac_clover_ref, DGPU_SFX) *pc = has_cl ? &c : NULL;
   if (mode == DIRAC_HOP_PLUS_DIAG) { /* x a chirality at a time, then the plain epilogue */
     DIRAC_UNROLL
