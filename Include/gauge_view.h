@@ -6,8 +6,11 @@
  * gauge_view_link and neighbours with gauge_view_up / gauge_view_dn, so one source serves
  * both copies; gauge_view_of_host / gauge_view_of_device (host code) make the view of one
  * copy. gauge_view_store writes a link into the copy the view reads (given as a
- * writable pointer). Used by the gauge observables (LibHR/Observables/observables_sites.h,
- * where it is called obs_gauge_view) and the pure-gauge update (Update/heatbath_sites.h).
+ * writable pointer). Products of links can be formed a row at a time (gauge_link_ref,
+ * gauge_row_mul, ..., gauge_view_staple_row) with the bits of the matrix products, so that a
+ * GPU thread holds rows instead of matrices (Doc/gpu.md). Used by the gauge observables
+ * (LibHR/Observables/observables_sites.h, where it is called obs_gauge_view), the gauge
+ * actions (Update/gauge_action_sites.h) and the pure-gauge update (Update/heatbath_sites.h).
  * Doc/fields_and_backends.md describes the two layouts. */
 #ifndef GAUGE_VIEW_H
 #define GAUGE_VIEW_H
