@@ -183,6 +183,32 @@ HR_INLINE void gauge_view_staple_row(hr_complex r[NG], const gauge_view *v, int 
   }
 }
 
+/* Row i of out += w r (a plain sum when w = 1, so unweighted sums keep the bits they always
+ * had). */
+HR_INLINE void gauge_row_add_weighted(suNg *out, int i, double w, const hr_complex r[NG]) {
+  HR_UNROLL
+  for (int j = 0; j < NG; ++j) {
+    if (w == 1.0)
+      out->c[i * NG + j] = out->c[i * NG + j] + r[j];
+    else
+      out->c[i * NG + j] = out->c[i * NG + j] + w * r[j];
+  }
+}
+
+/* out += w V_{mu nu s}(x) a row at a time (gauge_view_staple_row, then
+ * gauge_row_add_weighted): V itself is never held (GPU registers). The staple sums of the
+ * gauge force and of the heatbath. */
+HR_INLINE void gauge_view_staple_add(suNg *out, double w, const gauge_view *v, int ix, int mu,
+                                     int nu, int s) {
+  HR_UNROLL
+  for (int i = 0; i < NG; ++i) {
+    HR_GPU_LOAD_BARRIER(); /* a row's loads stay in its iteration */
+    hr_complex r[NG];
+    gauge_view_staple_row(r, v, ix, mu, nu, s, i);
+    gauge_row_add_weighted(out, i, w, r);
+  }
+}
+
 /* U_mu(ix) = *in, written into mem: the writable pointer of the copy the view reads (the
  * field's ptr when v->host is set, else its gpu_ptr). */
 HR_INLINE void gauge_view_store(suNg *mem, const gauge_view *v, int ix, int mu,

@@ -74,30 +74,6 @@ HR_INLINE void ga_plaquette_staple(suNg *out, const gauge_view *v, int ix, int m
   for (int i = 0; i < NG; ++i) gauge_view_staple_row(&out->c[i * NG], v, ix, mu, nu, s, i);
 }
 
-/* Row i of out += w r (a plain sum when w = 1, so periodic fields give the bits they always
- * gave). */
-HR_INLINE void ga_row_add_weighted(suNg *out, int i, double w, const hr_complex r[NG]) {
-  HR_UNROLL
-  for (int j = 0; j < NG; ++j) {
-    if (w == 1.0)
-      out->c[i * NG + j] = out->c[i * NG + j] + r[j];
-    else
-      out->c[i * NG + j] = out->c[i * NG + j] + w * r[j];
-  }
-}
-
-/* out += w V_{mu nu s}(x) (as ga_plaquette_staple, then ga_row_add_weighted, bit for bit), a
- * row of V at a time: V itself is never held (GPU registers). */
-HR_INLINE void ga_plaquette_staple_add(suNg *out, double w, const gauge_view *v, int ix, int mu,
-                                       int nu, int s) {
-  HR_UNROLL
-  for (int i = 0; i < NG; ++i) {
-    hr_complex r[NG];
-    gauge_view_staple_row(r, v, ix, mu, nu, s, i);
-    ga_row_add_weighted(out, i, w, r);
-  }
-}
-
 /* Store the 24 staples of the master site ix into the staple fields. */
 HR_INLINE void ga_site_store_staples(const ga_fields *f, int ix) {
   for (int mu = 0; mu < 4; ++mu)
@@ -120,8 +96,8 @@ HR_INLINE void ga_plaquette_staple_sum(suNg *out, const gauge_view *v, int ix, i
   suNg_zero(out);
   for (int k = 0; k < 3; ++k)
     for (int side = 0; side < 2; ++side)
-      ga_plaquette_staple_add(out, ga_slice_weight(b, v->glb_t, t, mu, ga_transverse_dir(mu, k)),
-                              v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
+      gauge_view_staple_add(out, ga_slice_weight(b, v->glb_t, t, mu, ga_transverse_dir(mu, k)),
+                            v, ix, mu, ga_transverse_dir(mu, k), side ? -1 : 1);
 }
 
 /* c0 times the plaquette staples plus c1 times the 18 rectangle staples of U_mu(x), from the
@@ -158,7 +134,7 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
       HR_UNROLL
       for (int j = 0; j < NG; ++j) a[j] = a[j] + t[j];
       gauge_row_mul_dag(a, gauge_view_link_ref(v, ix, nu));
-      ga_row_add_weighted(&rect, i, wk, a);
+      gauge_row_add_weighted(&rect, i, wk, a);
     }
     HR_UNROLL
     for (int i = 0; i < NG; ++i) {
@@ -173,7 +149,7 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
       HR_UNROLL
       for (int j = 0; j < NG; ++j) a[j] = a[j] + t[j];
       gauge_row_mul(a, gauge_view_link_ref(v, xmn, nu));
-      ga_row_add_weighted(&rect, i, wk, a);
+      gauge_row_add_weighted(&rect, i, wk, a);
     }
     HR_UNROLL
     for (int i = 0; i < NG; ++i) {
@@ -182,7 +158,7 @@ HR_INLINE void ga_improved_staple_sum(suNg *out, const ga_fields *f, int ix, int
       gauge_row(a, gauge_view_link_ref(v, xpm, nu), i);
       gauge_row_mul_dag(a, gauge_view_link_ref(v, xpn, mu));
       gauge_row_mul(a, gauge_view_link_ref(st_num_m, ix, nu));
-      ga_row_add_weighted(&rect, i, wk, a);
+      gauge_row_add_weighted(&rect, i, wk, a);
     }
     HR_UNROLL
     for (int j = 0; j < NG; ++j) {

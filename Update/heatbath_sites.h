@@ -142,23 +142,15 @@ HR_INLINE void hb_cabibbo_marinari_link(hr_complex *u, int us, suNg *W, double b
 }
 
 /* Sum of the staples of U_mu(x): the action of the link is -(beta/NG) Re tr(U_mu(x) A). Each
- * staple V_{mu nu +-}(x) is added a row at a time (gauge_view_staple_row: one row live, GPU
- * registers), with the bits of the matrix products. */
+ * staple V_{mu nu +-}(x) is added a row at a time (gauge_view_staple_add, as in the gauge
+ * force: one row live, GPU registers), with the bits of the matrix products. */
 HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
   suNg_zero(A);
   for (int nu = 0; nu < 4; ++nu) {
     if (nu == mu) continue;
     HR_UNROLL
-    for (int side = 0; side < 2; ++side) {
-      HR_UNROLL
-      for (int i = 0; i < NG; ++i) {
-        HR_GPU_LOAD_BARRIER(); /* a row's loads stay in its iteration */
-        hr_complex r[NG];
-        gauge_view_staple_row(r, v, ix, mu, nu, side ? -1 : 1, i);
-        HR_UNROLL
-        for (int j = 0; j < NG; ++j) A->c[i * NG + j] = A->c[i * NG + j] + r[j];
-      }
-    }
+    for (int side = 0; side < 2; ++side)
+      gauge_view_staple_add(A, 1.0, v, ix, mu, nu, side ? -1 : 1);
   }
 }
 
