@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 3 * nsteps; ++k) gauge_force_update(z, u, 2.0 * NG, c1, 0.01);
     double force = (bench_wtime() - t0) / nsteps;
     global_max(&force, 1);
-    wf_measurement m;
+    wf_measurement m = {0}; /* wf_measure allocates the slices of a zeroed struct */
     wf_measure(&m, u, 0, 0.0); /* warm-up */
     wf_measurement_free(&m);
     t0 = bench_wtime();

@@ -61,7 +61,8 @@ int wf_adaptive_step(suNg_field *u, const wf_params *p, double *eps);
  * for the next call). Returns the number of (accepted) steps. Collective. */
 long wf_flow(suNg_field *u, const wf_params *p, double t, double dt, double *eps);
 
-/* Measure u at flow time t into m (slices allocated on first use). Collective. */
+/* Measure u at flow time t into m: m must be zeroed or hold an earlier measurement (its
+ * slices are allocated on first use, when m->wsl is NULL). Collective. */
 void wf_measure(wf_measurement *m, const suNg_field *u, int open_bc_t, double t);
 /* Free the slices of m. */
 void wf_measurement_free(wf_measurement *m);

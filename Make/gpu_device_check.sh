@@ -11,6 +11,7 @@
 #   4. sass: Make/sass_check.sh (the width of every global load and store in the SASS of the
 #      Dirac and field-algebra kernels) for the GPU's architecture, if the toolkit has nvdisasm;
 #   5. compute-sanitizer memcheck of test_dirac and test_linear_algebra (if installed).
+# A benchmark killed by a signal runs once more under cuda-gdb (if installed), for a backtrace.
 # The whole run keeps within HR_DEVICE_BUDGET seconds (default 540): a step whose time is
 # short is cut at the budget, and the steps after it are skipped. After every step the logs
 # are packed into $OUT/device_logs.tar.gz (when OUT is set), so a run stopped from outside
@@ -129,8 +130,17 @@ if want bench; then
     set -- $run
     t=$(limit 90)
     if [ "$t" = 0 ]; then ok=2; break; fi
-    (cd "$b" && timeout "$t" "./$1" -i "$src/Benchmarks/$2") > "$logs/bench_$1_$2.log" 2>&1 ||
-      ok=0
+    (cd "$b" && timeout "$t" "./$1" -i "$src/Benchmarks/$2") > "$logs/bench_$1_$2.log" 2>&1
+    rc=$?
+    echo "exit status $rc" >> "$logs/bench_$1_$2.log"
+    if [ "$rc" != 0 ]; then ok=0; fi
+    # killed by a signal (not the time limit): once more under cuda-gdb, for a backtrace
+    if [ "$rc" -gt 128 ] && [ "$rc" != 137 ] && command -v cuda-gdb > /dev/null &&
+       [ "$(limit 60)" -ge 60 ]; then
+      (cd "$b" && timeout 60 "$build/libtool" --mode=execute cuda-gdb -batch -ex run -ex bt \
+         --args "./$1" -i "$src/Benchmarks/$2") > "$logs/gdb_$1_$2.log" 2>&1
+      grep -A12 -E 'received signal|^#0' "$logs/gdb_$1_$2.log" | head -30
+    fi
     grep -E 'op=|GB/s|bound|STREAM|device' "$logs/bench_$1_$2.log" | head -30
     pack
   done
