@@ -11,6 +11,7 @@
 
 #include "communications.h"
 #include "gpu.h"
+#include "hr_core.h"
 #include "hr_error.h"
 #include "reduction_sites.h"
 
@@ -45,13 +46,10 @@ static void plain_sum(double *out, const double *v, long n, int k) {
   global_sum(out, k);
 }
 
-/* Binary exponent e of each global maximum big[j] (big = m 2^e, 1/2 <= m < 1, so
- * |v| 2^-e < 1) and the scale 2^-e. */
+/* Binary exponent e of each global maximum big[j] and the scale 2^-e (hr_exact_scale, the
+ * same function as on the device). */
 static void exponents(const double *big, int k, double *scale, int *expo) {
-  for (int j = 0; j < k; j++) {
-    frexp(big[j], &expo[j]);
-    scale[j] = ldexp(1.0, -expo[j]);
-  }
+  for (int j = 0; j < k; j++) scale[j] = hr_exact_scale(big[j], &expo[j]);
 }
 
 /* Sum the limb sums over the processes (exact) and combine them in a fixed order. */
@@ -143,11 +141,17 @@ double *reduction_scratch(long n) { return grow(&scratch, &scratch_len, n); }
 static void device_sum(double *out, const double *dev_v, hr_exact_segments seg, int k) {
   hr_assert(k >= 1 && k <= MAX_SUMS, "hr_gpu_sum_exact_n: %d sums (1 to %d)", k, MAX_SUMS);
 #if HR_GPU_ENABLED
+  /* one process: maxima, scales and limb sums in one sequence on the device, one copy; else
+   * the maxima first, for global_max over the processes, then the limb sums */
+  const int one = hr_nranks() == 1;
   double big[MAX_SUMS + 1] = {0, 0, 0, 0, 0};
-  double local[MAX_SUMS + 1];
-  hr_exact_gpu_max(local, dev_v, seg, k);
-  for (int j = 0; j < k; j++) big[j] = local[j];
-  big[MAX_SUMS] = local[k];
+  int64_t ls[MAX_SUMS * LIMBS];
+  if (one)
+    hr_exact_gpu_local(big, ls, dev_v, seg, k);
+  else
+    hr_exact_gpu_max(big, dev_v, seg, k);
+  for (int j = 0; j < k; j++) /* +infinity: a value is not finite */
+    if (!(big[j] <= 1.7976931348623157e308)) big[MAX_SUMS] = 1;
   global_max(big, MAX_SUMS + 1);
   long n = 0;
   for (int q = 0; q < seg.n; q++) n += seg.len[q];
@@ -165,10 +169,7 @@ static void device_sum(double *out, const double *dev_v, hr_exact_segments seg, 
   double scale[MAX_SUMS];
   int expo[MAX_SUMS];
   exponents(big, k, scale, expo);
-  hr_exact_scales sc;
-  for (int j = 0; j < MAX_SUMS; j++) sc.s[j] = j < k ? scale[j] : 0.0;
-  int64_t ls[MAX_SUMS * LIMBS];
-  hr_exact_gpu_limbs(ls, dev_v, seg, k, sc);
+  if (!one) hr_exact_gpu_limbs(ls, dev_v, seg, k, scale);
   double limb[MAX_SUMS * LIMBS] = {0};
   for (int i = 0; i < k * LIMBS; i++) limb[i] = (double)ls[i]; /* exact: below 2^53 */
   combine(out, limb, big, expo, k);

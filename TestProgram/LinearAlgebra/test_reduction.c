@@ -3,7 +3,8 @@
  * the plaquette, E and Q of the observables, the clover log-determinant, global_sum_sites of a
  * per-site array) are printed
  * in hex (%a) as "VALUE exact.<name>" lines, once per backend (CPU, and GPU in GPU builds) and
- * per forced GPU block size (32 and 256, hr_tune_force_block); run_grids.sh runs the program
+ * per GPU block size (forced 32 and 256, tuned, tuned with blocks above 64 refused:
+ * block_sizes); run_grids.sh runs the program
  * with 1 and 2 OpenMP threads and on the grids of reduction.gridtest and requires every
  * repeat of a name to print the same bits. Checks of accuracy against independent sums:
  *   global_sum_sites of per-site values that are exact in double (integers and small dyadic
@@ -27,8 +28,18 @@ static void value_hex(const char *name, double v) {
   if (hr_rank() == 0) printf("VALUE exact.%s%s %a\n", ft_value_prefix, name, v);
 }
 
-/* The backends of this build and the block sizes tried on the GPU one. */
-static const int block_sizes[] = {32, 256};
+/* The backends of this build and the block sizes tried on the GPU one: forced (reductions
+ * round up to a multiple of HR_REDUCE_CHUNK), 0 tuned, -64 tuned on an emulated device that
+ * refuses blocks above 64 threads (reduction blocks of 32 and 64; on CUDA: tuned). */
+static const int block_sizes[] = {32, 256, 0, -64};
+
+#if HR_GPU_ENABLED
+/* Use block size b of block_sizes. */
+static void use_blocks(int b) {
+  hr_tune_force_block(b > 0 ? b : 0);
+  hr_gpu_emu_refuse_above(b < 0 ? -b : 0);
+}
+#endif
 
 /* Sum over the master sites of Re tr U_mu(x), all mu, with global_sum_sites (host values). */
 static double links_retr(const suNg_field *u) {
@@ -128,9 +139,9 @@ static void check_device_sums(void) {
   const geometry_descriptor *geos[2] = {&glattice, &glat_even};
   unsigned long long st = 12345ULL + 977ULL * (unsigned long long)hr_rank();
   for (int b = 0; b < (int)(sizeof block_sizes / sizeof block_sizes[0]); b++) {
-    hr_tune_force_block(block_sizes[b]);
+    use_blocks(block_sizes[b]);
     for (int k = 1; k <= 4; k++) {
-      const long ns[3] = {1, 1000, 70001};
+      const long ns[3] = {1, 1152, 70001};
       for (int c = 0; c < 3; c++) {
         const long n = ns[c];
         double *v = (double *)malloc((size_t)(n * k) * sizeof *v);
@@ -150,6 +161,10 @@ static void check_device_sums(void) {
                 block_sizes[b], got[j], ref[j]);
         CHECK(moved <= (unsigned long long)(k + 1) * 8 + (unsigned long long)k * 32,
               "hr_gpu_sum_exact_n n %ld k %d: %llu bytes to the host", n, k, moved);
+        /* one process: a single copy (the scales found on the device); else two */
+        CHECK(hr_gpu_transfer_copies(HR_XFER_TO_HOST) == (hr_nranks() == 1 ? 1u : 2u),
+              "hr_gpu_sum_exact_n n %ld k %d: %llu copies to the host on %d process(es)", n, k,
+              hr_gpu_transfer_copies(HR_XFER_TO_HOST), hr_nranks());
         /* not finite: the same NaN / Inf as the host sum */
         v[n * k - 1] = (c == 1) ? NAN : INFINITY;
         hr_gpu_copy_to_device(d + n * k - 1, v + n * k - 1, sizeof *d);
@@ -189,7 +204,7 @@ static void check_device_sums(void) {
       }
     }
   }
-  hr_tune_force_block(0);
+  use_blocks(0);
   tc_case_end(
       "hr_gpu_sum_exact_n / hr_gpu_sum_sites: bit for bit the host sums, k = 1 .. 4, "
       "few bytes to the host");
@@ -256,11 +271,11 @@ int main(int argc, char **argv) {
     print_sums(s, se, sf, u);
 #if HR_GPU_ENABLED
     for (int b = 0; b < (int)(sizeof block_sizes / sizeof block_sizes[0]); b++) {
-      hr_tune_force_block(block_sizes[b]);
+      use_blocks(block_sizes[b]);
       hr_backend_set(HR_BACKEND_GPU);
       print_sums(s, se, sf, u);
     }
-    hr_tune_force_block(0);
+    use_blocks(0);
 #else
     (void)block_sizes;
 #endif
