@@ -5,7 +5,8 @@
 # the machine's GPU (or unpacks the tree gpu_device_prepare.sh built, HR_DEVICE_PREBUILD),
 # then, each step with its own time limit and its log in LOGDIR (default /tmp/hr_device_logs):
 #   1. nvidia-smi, nvcc --version, the configure and build logs;
-#   2. make check: every test, the GPU-vs-CPU comparisons included, on the real device;
+#   2. make check: every test, the GPU-vs-CPU comparisons included, on the real device (with
+#      the Open MPI of .devcheck/mpi, if there, on process grids sharing the GPU);
 #   3. the benchmarks: Dirac operators on 16^4 and 48x24^3 against the device bandwidth and
 #      the bound per site, the field algebra, the solvers, an HMC and a Wilson-flow run;
 #   4. sass: Make/sass_check.sh (the width of every global load and store in the SASS of the
@@ -60,6 +61,15 @@ if [ -z "$tarball" ] && [ ! -f "$prebuilt" ]; then
   exit 2
 fi
 hr_dev_deps "$dc/debs"
+mpirun_arg=()
+if [ -d "$dc/mpi" ]; then # Open MPI from gpu_device_prepare.sh (HR_DEVICE_MPI=1)
+  if hr_dev_mpi "$dc/mpi" > "$logs/mpi.txt" 2>&1; then
+    mpirun_arg=("HR_MPIRUN=$HR_MPIRUN")
+    echo "gpu_device_check: Open MPI runs (tests on process grids, the processes share the GPU)"
+  else
+    echo "gpu_device_check: Open MPI does not run here:"; tail -5 "$logs/mpi.txt"
+  fi
+fi
 
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 cuda=$(dirname "$(dirname "$nvcc")")
@@ -100,7 +110,8 @@ if want check; then
   if [ "$t" = 0 ]; then
     note check skipped
   elif touch "$logs/check.start" &&
-       (cd "$build" && timeout "$t" make -k -j"$jobs" check > "$logs/check.log" 2>&1); then
+       (cd "$build" && timeout "$t" make -k -j"$jobs" check "${mpirun_arg[@]}" \
+         > "$logs/check.log" 2>&1); then
     note check ok
   else
     note check FAILED

@@ -30,8 +30,8 @@ hr_dev_deps() {
 }
 
 # hr_dev_build TARBALL CUDA_DIR ARCH LOGDIR SECONDS: unpack the release tarball into $hr_src,
-# configure it in $hr_build with the CUDA backend (OpenMP on, shared library only) for sm_ARCH
-# alone, build the library, the programs and the tests (not run), within SECONDS; the logs
+# configure it in $hr_build with the CUDA backend (OpenMP on, shared library only, and the
+# flags of HR_DEVICE_CONFIGURE, e.g. --enable-mpi) for sm_ARCH alone, build the library, the programs and the tests (not run), within SECONDS; the logs
 # are LOGDIR/configure.log and LOGDIR/build.log. No dependency tracking: a one-shot build
 # needs none, and a tree built here and unpacked on the GPU machine must not name this
 # machine's system headers (a header missing there, mpfr.h say, makes make rebuild the file).
@@ -43,6 +43,38 @@ hr_dev_build() {
   jobs=$(nproc 2> /dev/null || echo 4)
   (cd "$hr_build" && timeout "$5" sh -c "'$hr_src/configure' --enable-gpu=cuda \
       --with-cuda='$2' --enable-openmp --disable-static --disable-dependency-tracking \
+      ${HR_DEVICE_CONFIGURE:-} \
       HR_NVCC_ARCH_FLAGS='-gencode arch=compute_$3,code=sm_$3' > '$4/configure.log' 2>&1 &&
       make -j$jobs > '$4/build.log' 2>&1 && make -j$jobs check TESTS= >> '$4/build.log' 2>&1")
+}
+
+# hr_dev_mpi DEBDIR: unpack the Open MPI packages of DEBDIR (Debian's, downloaded by
+# gpu_device_prepare.sh with HR_DEVICE_MPI=1) into $hr_ompi and export what makes that copy
+# work outside /usr: Open MPI's and PMIx's relocation variables, the library path, the MCA
+# settings for one node (shared memory, no network transports), root allowed, and HR_MPIRUN
+# for make check. Returns non-zero when two processes cannot run.
+hr_ompi=/tmp/hr_ompi
+hr_dev_mpi() {
+  rm -rf "$hr_ompi"
+  mkdir -p "$hr_ompi"
+  local f
+  for f in "$1"/*.deb; do
+    if command -v dpkg > /dev/null; then dpkg -x "$f" "$hr_ompi"; else
+      local data
+      data=$(ar t "$f" | grep '^data\.tar')
+      (cd /tmp && ar x "$f" "$data" && tar xf "/tmp/$data" -C "$hr_ompi" && rm -f "/tmp/$data")
+    fi
+  done
+  local lib=$hr_ompi/usr/lib/x86_64-linux-gnu
+  export OPAL_PREFIX=$hr_ompi/usr
+  export OPAL_SYSCONFDIR=$hr_ompi/etc/openmpi
+  export PMIX_INSTALL_PREFIX=$lib/pmix2
+  export PMIX_MCA_mca_base_component_path=$lib/pmix2/lib/pmix
+  export LD_LIBRARY_PATH="$lib:$lib/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export PATH="$hr_ompi/usr/bin:$PATH"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  export HR_MPIRUN=$hr_ompi/usr/bin/orterun
+  "$HR_MPIRUN" -np 2 sh -c 'echo "rank $OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE"'
 }

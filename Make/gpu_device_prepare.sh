@@ -8,7 +8,10 @@
 # and builds the tarball here for sm_ARCH, in the same places under /tmp as the GPU machine
 # would (Make/gpu_device_common.sh), and packs the tree into .devcheck/prebuilt.tar.gz, which
 # gpu_device_check.sh unpacks instead of building: the build (about 4 minutes on the
-# 16 cores of an H100 machine) then costs no device time.
+# 16 cores of an H100 machine) then costs no device time. With HR_DEVICE_MPI=1 as well, the
+# tree is configured with --enable-mpi and the Debian packages of Open MPI (4 MB) go into
+# .devcheck/mpi, so that the GPU machine (which has no MPI) runs the tests on process grids,
+# several processes sharing its GPU (Make/gpu_device_common.sh, hr_dev_mpi).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -26,6 +29,13 @@ mv "$b"/libhr-*.tar.gz "$out/"
 (cd "$out/debs" && apt-get download check libsubunit0 libsubunit-dev > /dev/null 2>&1) ||
   { echo "gpu_device_prepare: apt-get download of check, libsubunit0, libsubunit-dev failed" >&2
     exit 1; }
+if [ -n "${HR_DEVICE_MPI:-}" ]; then
+  mkdir -p "$out/mpi"
+  (cd "$out/mpi" && apt-get download libopenmpi3 openmpi-bin openmpi-common libhwloc15 \
+     libevent-core-2.1-7 libevent-pthreads-2.1-7 libpmix2 libmunge2 libudev1 > /dev/null 2>&1) ||
+    { echo "gpu_device_prepare: apt-get download of the Open MPI packages failed" >&2; exit 1; }
+  export HR_DEVICE_CONFIGURE="--enable-mpi ${HR_DEVICE_CONFIGURE:-}"
+fi
 if [ -n "${HR_DEVICE_PREBUILD:-}" ]; then
   . "$top/Make/gpu_device_common.sh"
   hr_dev_deps "$out/debs"
