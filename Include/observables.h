@@ -46,6 +46,12 @@ typedef struct {
  * field has openQCD's open time boundaries: boundary weights in Wact, E and q summed only
  * over 0 < t < GLB_T-1. */
 gauge_action_observables gauge_action_observables_compute(const suNg_field *u, int open_bc_t);
+/* The per-site numbers of the Wilson flow's time-slice sums, 4 per site at (ix - master_shift)
+ * 4 (zeros elsewhere): the site's spatial plaquettes' share of Wact plus half of its temporal
+ * ones', the other half (it belongs to the next slice), E(x) and q(x), with open_bc_t as
+ * above. A new host array of *n sites (free it); on the GPU path computed on the device
+ * copy of u and copied back (32 bytes per site). */
+double *gauge_flow_site_parts(const suNg_field *u, int open_bc_t, long *n);
 
 #ifdef __cplusplus
 }

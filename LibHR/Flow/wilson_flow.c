@@ -254,41 +254,22 @@ void wf_measure(wf_measurement *m, const suNg_field *u, int open_bc_t, double t)
     m->ysl = m->wsl + GLB_T;
     m->qsl = m->ysl + GLB_T;
   }
-  /* per-slice sums: the numbers of every site computed in parallel (Wact of the site's slice:
-   * its spatial plaquettes and half of its temporal ones; the other half of the temporal ones,
-   * which belongs to the next slice; E; q), then summed exactly per global slice
-   * (reduction.h), so that they do not depend on the thread count or the process grid */
+  /* per-slice sums: the numbers of every site (Wact of the site's slice: its spatial
+   * plaquettes and half of its temporal ones; the other half of the temporal ones, which
+   * belongs to the next slice; E; q), computed in parallel on the backend of the call
+   * (observables.h), then summed exactly per global slice (reduction.h), so that they do not
+   * depend on the thread count, the process grid or the backend */
   enum { K_ = 4 };
-  const long n = geometry_field_size(&glattice, HR_LAYOUT_GAUGE);
-  int *time = malloc((size_t)n * sizeof(int));
-  double *site = malloc((size_t)(n > 0 ? n : 1) * K_ * sizeof(double));
+  long n;
+  double *site = gauge_flow_site_parts(u, open_bc_t, &n);
+  int *time = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
   double *rows = malloc((size_t)(n > 0 ? n : 1) * K_ * sizeof(double));
   long *start = calloc((size_t)GLB_T + 1, sizeof(long));
-  if (time == NULL || site == NULL || rows == NULL || start == NULL) hr_error("out of memory");
+  if (time == NULL || rows == NULL || start == NULL) hr_error("out of memory");
   for (long e = 0; e < n; ++e) {
     int g[4];
     global_coordinates(g, (int)e + glattice.master_shift);
     time[e] = g[0];
-  }
-  const obs_gauge_view v = gauge_view_of_host(sync_host_suNg_field(u), time);
-  _OMP_MASTER_FOR(&glattice, ix) {
-    const int tt = time[ix - v.shift];
-    double spatial = 0.0, temporal = 0.0;
-    for (int mu = 0; mu < 4; ++mu)
-      for (int nu = mu + 1; nu < 4; ++nu) {
-        const double w = open_bc_t ? obs_open_bc_weight(tt, mu, GLB_T) : 1.0;
-        if (w == 0.0) continue;
-        const double a = w * 2.0 * (NG - obs_plaquette_re_trace(&v, ix, mu, nu));
-        if (mu == 0)
-          temporal += a;
-        else
-          spatial += a;
-      }
-    double *r = &site[(ix - v.shift) * K_];
-    r[0] = spatial + 0.5 * temporal;
-    r[1] = 0.5 * temporal;
-    r[2] = r[3] = 0.0;
-    if (!open_bc_t || (tt > 0 && tt < GLB_T - 1)) obs_clover_density(&r[2], &r[3], &v, ix);
   }
   /* the rows of the master sites grouped by global slice (in the order of the sites) */
   _MASTER_FOR(&glattice, ix) start[time[ix - glattice.master_shift] + 1]++;

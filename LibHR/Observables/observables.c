@@ -48,7 +48,7 @@ static struct {
   int *time;      /* host: global time of element e */
 #if HR_GPU_ENABLED
   int *dev_time;
-  double *dev_values; /* 3 n doubles */
+  double *dev_values; /* 4 n doubles */
 #endif
 } tab = {-1, 0, NULL
 #if HR_GPU_ENABLED
@@ -88,7 +88,7 @@ static void tables_update(void) {
 #if HR_GPU_ENABLED
   tab.dev_time = (int *)hr_gpu_alloc((size_t)n * sizeof(int));
   hr_gpu_copy_to_device(tab.dev_time, tab.time, (size_t)n * sizeof(int));
-  tab.dev_values = (double *)hr_gpu_alloc(3 * (size_t)n * sizeof(double));
+  tab.dev_values = (double *)hr_gpu_alloc(4 * (size_t)n * sizeof(double));
 #endif
   tab.generation = geometry_generation();
 }
@@ -268,5 +268,23 @@ gauge_action_observables gauge_action_observables_compute(const suNg_field *u, i
   r.yact = global_sum_exact(e, n);
   r.qtop = global_sum_exact(q, n);
   free(w);
+  return r;
+}
+
+double *gauge_flow_site_parts(const suNg_field *u, int open_bc_t, long *n) {
+  double *r = site_values_new(u, 4, n);
+#if HR_GPU_ENABLED
+  if (use_gpu()) {
+    const obs_gauge_view dv = device_view(u, 1);
+    hr_gpu_zero(tab.dev_values, 4 * (size_t)tab.n * sizeof(double));
+    obs_gpu_flow_parts(tab.dev_values, &dv, u->type, open_bc_t);
+    hr_gpu_copy_to_host(r, tab.dev_values, 4 * (size_t)*n * sizeof(double));
+    return r;
+  }
+#endif
+  const obs_gauge_view hv = host_view(u);
+  _OMP_MASTER_FOR(u->type, ix) {
+    obs_site_flow_parts(&r[4 * (ix - u->type->master_shift)], &hv, ix, open_bc_t);
+  }
   return r;
 }

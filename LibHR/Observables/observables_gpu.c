@@ -31,6 +31,17 @@ HR_KERNEL(obs_action_kernel, obs_gauge_view v, int start, int n, int open_bc_t, 
   }
 }
 
+HR_KERNEL(obs_flow_parts_kernel, obs_gauge_view v, int start, int n, int open_bc_t,
+          double *r) {
+  HR_THREAD_LOOP(t) {
+    const int i = HR_THREAD_INDEX(t);
+    if (i < n) {
+      const int ix = start + i;
+      obs_site_flow_parts(&r[4 * (ix - v.shift)], &v, ix, open_bc_t);
+    }
+  }
+}
+
 HR_KERNEL(obs_polyakov_kernel, obs_gauge_view v, const int *ipt, int vs, int nt, int start_new,
           suNg *line, double *re, double *im) {
   HR_THREAD_LOOP(t) {
@@ -57,6 +68,15 @@ void obs_gpu_action(double *w, double *e, double *q,
     const int n = _PIECE_LENGTH(g, ixp);
     HR_TUNED_LAUNCH(obs_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
                     open_bc_t, w, e, q);
+  }
+}
+
+void obs_gpu_flow_parts(double *r, const obs_gauge_view *v, const geometry_descriptor *g,
+                        int open_bc_t) {
+  _PIECE_FOR(g, ixp) {
+    const int n = _PIECE_LENGTH(g, ixp);
+    HR_TUNED_LAUNCH(obs_flow_parts_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
+                    open_bc_t, r);
   }
 }
 

@@ -22,6 +22,10 @@ void obs_gpu_plaquettes(double *out, const obs_gauge_view *v, const geometry_des
  * site ix of g (one launch per piece). */
 void obs_gpu_action(double *w, double *e, double *q,
                     const obs_gauge_view *v, const geometry_descriptor *g, int open_bc_t);
+/* obs_site_flow_parts(&r[4 e], v, ix, open_bc_t), e = ix - shift, for every master site ix of
+ * g (one launch per piece). */
+void obs_gpu_flow_parts(double *r, const obs_gauge_view *v, const geometry_descriptor *g,
+                        int open_bc_t);
 /* For s < vs: obs_polyakov_line(v, ipt, vs, s, nt, start_new, &line[s]) and, when re and im
  * are not NULL, the real and imaginary part of its trace into re[s], im[s]. */
 void obs_gpu_polyakov(suNg *line, double *re, double *im, const obs_gauge_view *v, const int *ipt,

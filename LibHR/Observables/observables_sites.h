@@ -121,6 +121,30 @@ HR_INLINE void obs_site_action(double *w, double *e, double *q, const obs_gauge_
   }
 }
 
+/* The numbers of site ix for the time-slice sums of the Wilson flow (openQCD's Wact, Yact and
+ * Q per slice): r[0] = 2 Re tr(1 - P) of its spatial plaquettes plus half of that of its
+ * temporal ones (its slice's share), r[1] = the other half of the temporal ones (the next
+ * slice's share), r[2] = E(x), r[3] = q(x); with open_bc_t openQCD's weights, and E = q = 0
+ * at the boundary times. */
+HR_INLINE void obs_site_flow_parts(double *r, const obs_gauge_view *v, int ix, int open_bc_t) {
+  const int t = v->time[ix - v->shift];
+  double spatial = 0.0, temporal = 0.0;
+  for (int mu = 0; mu < 4; ++mu)
+    for (int nu = mu + 1; nu < 4; ++nu) {
+      const double weight = open_bc_t ? obs_open_bc_weight(t, mu, v->glb_t) : 1.0;
+      if (weight == 0.0) continue;
+      const double a = weight * 2.0 * (NG - obs_plaquette_re_trace(v, ix, mu, nu));
+      if (mu == 0)
+        temporal += a;
+      else
+        spatial += a;
+    }
+  r[0] = spatial + 0.5 * temporal;
+  r[1] = 0.5 * temporal;
+  r[2] = r[3] = 0.0;
+  if (!open_bc_t || (t > 0 && t < v->glb_t - 1)) obs_clover_density(&r[2], &r[3], v, ix);
+}
+
 /* The Polyakov line through spatial site s (0 <= s < vs = X Y Z) over the local times: with
  * start_new, line = U_0(t=0) U_0(1) ... U_0(nt-1), else line = line U_0(0) ... U_0(nt-1)
  * (the product of the processes below, received). ipt[t vs + s] is the index of local site
