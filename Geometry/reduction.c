@@ -19,9 +19,6 @@
 #define LIMB_BITS HR_EXACT_LIMB_BITS
 #define MAX_SUMS HR_EXACT_MAX_SUMS
 
-/* The split of a value into limbs (reduction_sites.h: one home with the device kernels). */
-#define split hr_exact_split
-
 /* Grow-only host buffers: the callers' scratch and the gather buffer of global_sum_sites. */
 static double *scratch = NULL, *gather = NULL;
 static long scratch_len = 0, gather_len = 0;
@@ -92,14 +89,7 @@ void global_sum_exact_n(double *out, const double *v, long n, int k) {
     int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* below 2^53 for n < 2^31 */
     const double sc = scale[j];
     HR_OMP_PRAGMA(omp parallel for simd schedule(static) reduction(+ : s0, s1, s2, s3))
-    for (long i = 0; i < n; i++) {
-      int32_t l[LIMBS];
-      split(v[i * k + j] * sc, l);
-      s0 += l[0];
-      s1 += l[1];
-      s2 += l[2];
-      s3 += l[3];
-    }
+    for (long i = 0; i < n; i++) HR_EXACT_ACCUMULATE(v[i * k + j] * sc, s0, s1, s2, s3);
     limb[j * LIMBS + 0] = (double)s0; /* exact: below 2^53 */
     limb[j * LIMBS + 1] = (double)s1;
     limb[j * LIMBS + 2] = (double)s2;

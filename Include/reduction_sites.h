@@ -45,6 +45,18 @@ HR_INLINE void hr_exact_split(double x, int32_t l[HR_EXACT_LIMBS]) {
   }
 }
 
+/* Add the limbs of x (|x| < 1) to the integer sums s0 .. s3 (lvalues: OpenMP reduction
+ * variables on the host, registers in the kernels). */
+#define HR_EXACT_ACCUMULATE(x, s0, s1, s2, s3)                                                 \
+  do {                                                                                         \
+    int32_t hr_l_[HR_EXACT_LIMBS];                                                             \
+    hr_exact_split((x), hr_l_);                                                                \
+    (s0) += hr_l_[0];                                                                          \
+    (s1) += hr_l_[1];                                                                          \
+    (s2) += hr_l_[2];                                                                          \
+    (s3) += hr_l_[3];                                                                          \
+  } while (0)
+
 /* A list of segments of a device array of k interleaved values per row: segment q has
  * len[q] rows starting at row off[q] (host arrays). */
 typedef struct {

@@ -119,14 +119,8 @@ HR_KERNEL_ANY_BLOCK(rx_limbs_kernel, const double *v, int n, int L, int k, const
     HR_THREAD_LOOP(t) {
       const int g = HR_THREAD_INDEX(t);
       int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-      for (long i = g; sc != 0 && g < L && i < n; i += L) {
-        int32_t l[HR_EXACT_LIMBS];
-        hr_exact_split(v[i * k + j] * sc, l);
-        a0 += l[0];
-        a1 += l[1];
-        a2 += l[2];
-        a3 += l[3];
-      }
+      for (long i = g; sc != 0 && g < L && i < n; i += L)
+        HR_EXACT_ACCUMULATE(v[i * k + j] * sc, a0, a1, a2, a3);
       s[0][t] = a0;
       s[1][t] = a1;
       s[2][t] = a2;

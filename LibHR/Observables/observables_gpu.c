@@ -53,31 +53,28 @@ HR_KERNEL(obs_polyakov_kernel, obs_gauge_view v, const int *ipt, int vs, int nt,
   }
 }
 
+/* Launch `kernel` once per piece of g, one thread per master site: its arguments are the view
+ * *v, the piece's first site and length, then those given. */
+#define OBS_LAUNCH_PER_PIECE_(kernel, g, v, ...)                                               \
+  _PIECE_FOR(g, ixp) {                                                                         \
+    const int n = _PIECE_LENGTH(g, ixp);                                                       \
+    HR_TUNED_LAUNCH(kernel, n, HR_TUNE_STREAMING, *(v), (g)->master_start[ixp], n,             \
+                    __VA_ARGS__);                                                              \
+  }
+
 void obs_gpu_plaquettes(double *out, const obs_gauge_view *v, const geometry_descriptor *g,
                         int which) {
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(obs_plaquette_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
-                    which, out);
-  }
+  OBS_LAUNCH_PER_PIECE_(obs_plaquette_kernel, g, v, which, out);
 }
 
 void obs_gpu_action(double *w, double *e, double *q,
                     const obs_gauge_view *v, const geometry_descriptor *g, int open_bc_t) {
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(obs_action_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
-                    open_bc_t, w, e, q);
-  }
+  OBS_LAUNCH_PER_PIECE_(obs_action_kernel, g, v, open_bc_t, w, e, q);
 }
 
 void obs_gpu_flow_parts(double *r, const obs_gauge_view *v, const geometry_descriptor *g,
                         int open_bc_t) {
-  _PIECE_FOR(g, ixp) {
-    const int n = _PIECE_LENGTH(g, ixp);
-    HR_TUNED_LAUNCH(obs_flow_parts_kernel, n, HR_TUNE_STREAMING, *v, g->master_start[ixp], n,
-                    open_bc_t, r);
-  }
+  OBS_LAUNCH_PER_PIECE_(obs_flow_parts_kernel, g, v, open_bc_t, r);
 }
 
 void obs_gpu_polyakov(suNg *line, double *re, double *im, const obs_gauge_view *v, const int *ipt,
