@@ -9,6 +9,8 @@
 #include "hr_build_config.h"
 
 #if HR_GPU_BACKEND != HR_GPU_NONE
+#include <string.h>
+
 #include "dirac_state_gpu.h"
 
 HR_KERNEL(ds_represent_kernel, int n, suNf *uf, suNf_flt *uf_flt, const suNg *u,
@@ -43,7 +45,7 @@ void dirac_gpu_represent(suNf *uf, suNf_flt *uf_flt, const suNg *u, const dirac_
 
 HR_KERNEL(ds_clover_kernel, int n, int e0, suNf_clover *blk, suNf_clover *inv,
           suNf_clover_flt *blk_flt, suNf_clover_flt *inv_flt, double *logdet,
-          dirac_links_view v, dirac_sigma_blocks sig, double csw, double m0) {
+          dirac_links_view v, const dirac_sigma_blocks *sig, double csw, double m0) {
   HR_THREAD_LOOP(t) {
     const int i = HR_THREAD_INDEX(t);
     if (i < n) {
@@ -52,20 +54,29 @@ HR_KERNEL(ds_clover_kernel, int n, int e0, suNf_clover *blk, suNf_clover *inv,
                                           (size_t)n};
       const dirac_clover_sink inv_sink = {(hr_complex *)inv + i, (hr_complex_flt *)inv_flt + i,
                                           (size_t)n};
-      logdet[i] = dirac_site_clover(&blk_sink, &inv_sink, &v, &sig, csw, m0, v.shift + e0 + i);
+      logdet[i] = dirac_site_clover(&blk_sink, &inv_sink, &v, sig, csw, m0, v.shift + e0 + i);
     }
   }
 }
 
+/* The sigma blocks in device memory (the kernel reads the plane of a run-time index): uploaded
+ * on first use and again only when they change (they depend on the gamma matrices alone). */
+static dirac_sigma_blocks *dev_sig = NULL, dev_sig_host;
+
 void dirac_gpu_clover(suNf_clover *blk, suNf_clover *inv, suNf_clover_flt *blk_flt,
                       suNf_clover_flt *inv_flt, double *logdet, const dirac_links_view *v,
                       const dirac_sigma_blocks *sig, double csw, double m0) {
+  if (dev_sig == NULL || memcmp(&dev_sig_host, sig, sizeof *sig) != 0) {
+    if (dev_sig == NULL) dev_sig = (dirac_sigma_blocks *)hr_gpu_alloc(sizeof *dev_sig);
+    hr_gpu_copy_to_device(dev_sig, sig, sizeof *sig);
+    dev_sig_host = *sig;
+  }
   const geometry_descriptor *g = &glattice;
   _PIECE_FOR(g, ixp) {
     const int n = _PIECE_LENGTH(g, ixp);
     const int e = g->master_start[ixp] - g->master_shift;
     HR_TUNED_LAUNCH(ds_clover_kernel, n, HR_TUNE_STREAMING, n, e, blk + e, inv + e, blk_flt + e,
-                    inv_flt + e, logdet + e, *v, *sig, csw, m0);
+                    inv_flt + e, logdet + e, *v, dev_sig, csw, m0);
   }
 }
 

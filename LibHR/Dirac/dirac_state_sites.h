@@ -113,27 +113,11 @@ HR_INLINE void dirac_site_field_strength(suNf *F, const dirac_links_view *v, int
 }
 
 /* sigma_mu,nu restricted to the chirality blocks: s[pair][ch][s][t], pairs mu < nu in the
- * order (01)(02)(03)(12)(13)(23) (by value into kernels). */
+ * order (01)(02)(03)(12)(13)(23) (in device memory for the kernels: a run-time index into a
+ * kernel parameter would copy it to local memory). */
 typedef struct {
   hr_complex s[6][2][2][2];
 } dirac_sigma_blocks;
-
-/* sigma_mu,nu of one plane restricted to the chirality blocks: s[ch][s][t]. */
-typedef struct {
-  hr_complex s[2][2][2];
-} dirac_sigma_plane;
-
-/* out = plane p of sig, picked by comparisons (a run-time index into sig, a kernel parameter,
- * would copy it to local memory). */
-HR_INLINE void dirac_sigma_select(dirac_sigma_plane *out, const dirac_sigma_blocks *sig, int p) {
-  HR_DEVICE_UNROLL
-  for (int k = 0; k < 8; k++) (&out->s[0][0][0])[k] = (&sig->s[0][0][0][0])[k];
-  HR_DEVICE_UNROLL
-  for (int q = 1; q < 6; q++)
-    HR_DEVICE_UNROLL
-    for (int k = 0; k < 8; k++)
-      if (q == p) (&out->s[0][0][0])[k] = (&sig->s[q][0][0][0])[k];
-}
 
 /* The diagonal term of the clover blocks of site ix: *diag = 4 + m0. Open time boundaries
  * (v->open_t): returns 1 on the slices 0 and glb_t - 1, where both blocks are the identity,
@@ -206,11 +190,11 @@ HR_INLINE void dirac_clover_init(const dirac_clover_sink *s, double diag) {
 }
 
 /* Block ch of s (double-precision units) += (i csw / 2) sigma_mu,nu F_mu,nu restricted to the
- * chirality ch, sigma of one plane (dirac_sigma_select) and F by its independent parts: entry
- * (r NF + a, t NF + b) gains i csw/2 sigma[r][t] F_ab, the unit of a real diagonal pair the
- * real parts of its two entries. */
+ * chirality ch, sigma of plane p of sig (each entry read where it is used) and F by its
+ * independent parts: entry (r NF + a, t NF + b) gains i csw/2 sigma[r][t] F_ab, the unit of a
+ * real diagonal pair the real parts of its two entries. */
 HR_INLINE void dirac_clover_add_plane(const dirac_clover_sink *s, int ch,
-                                      const dirac_sigma_plane *sig, double csw,
+                                      const dirac_sigma_blocks *sig, int p, double csw,
                                       const dirac_antiherm *F) {
   const hr_complex ihalf_csw = hr_cmplx(0, 0.5 * csw);
   HR_DEVICE_UNROLL
@@ -219,11 +203,11 @@ HR_INLINE void dirac_clover_add_plane(const dirac_clover_sink *s, int ch,
     const int pair = clover_packed_entry(k, &r, &a, &t, &b);
     hr_complex z = dirac_clover_get(s, ch, k);
     if (!pair) {
-      z += ihalf_csw * hr_cmul(sig->s[ch][r][t], dirac_antiherm_entry(F, a, b));
+      z += ihalf_csw * hr_cmul(sig->s[p][ch][r][t], dirac_antiherm_entry(F, a, b));
     } else { /* (a, a) and (NF + a, NF + a) */
       const hr_complex f = dirac_antiherm_entry(F, a, a);
-      const hr_complex up = ihalf_csw * hr_cmul(sig->s[ch][0][0], f);
-      const hr_complex lo = ihalf_csw * hr_cmul(sig->s[ch][1][1], f);
+      const hr_complex up = ihalf_csw * hr_cmul(sig->s[p][ch][0][0], f);
+      const hr_complex lo = ihalf_csw * hr_cmul(sig->s[p][ch][1][1], f);
       z = hr_cmplx(hr_creal(z) + hr_creal(up), hr_cimag(z) + hr_creal(lo));
     }
     dirac_clover_set(s, ch, k, z);
@@ -261,29 +245,43 @@ HR_INLINE double dirac_site_factorise_block(hr_complex *a, double *d) {
 HR_INLINE void dirac_site_inverse_pack(const dirac_clover_sink *s, int ch, const hr_complex *a,
                                        const double *d) {
   enum { D_ = CLOVER_BLOCK_DIM };
-  double re_diag[NF]; /* real diagonal entries (a, a) until (NF + a, NF + a) joins them */
   for (int c = 0; c < D_; c++) {
     hr_complex y[D_];
+    HR_DEVICE_UNROLL
     for (int i = 0; i < D_; i++) { /* L y = e_c */
       hr_complex z = hr_cmplx(i == c ? 1 : 0, 0);
+      HR_DEVICE_UNROLL
       for (int k = 0; k < i; k++) z -= hr_cmul(a[i * D_ + k], y[k]);
       y[i] = z;
     }
+    HR_DEVICE_UNROLL
     for (int i = 0; i < D_; i++) y[i] = y[i] / d[i];
+    HR_DEVICE_UNROLL
     for (int i = D_ - 1; i >= 0; i--) { /* L^+ x = y */
       hr_complex z = y[i];
+      HR_DEVICE_UNROLL
       for (int k = i + 1; k < D_; k++) z -= hr_conj_cmul(a[k * D_ + i], y[k]);
       y[i] = z;
     }
+    HR_DEVICE_UNROLL
     for (int i = 0; i < D_; i++) { /* column c of the inverse is y */
       int how;
       const int k = clover_packed_unit(i, c, &how);
       if (how == HR_CLOVER_UNIT) dirac_clover_put(s, ch, k, y[i]);
     }
+    /* the real diagonal entries: (c, c) of a column c < NF waits in the real part of its
+     * pair's unit (double precision) until column NF + c completes the pair; y[c] is picked
+     * by comparisons (c is not known at compile time in device code, and a run-time index
+     * would put y in local memory) */
+    double ycc = 0.;
+    HR_DEVICE_UNROLL
+    for (int i = 0; i < D_; i++) ycc = i == c ? hr_creal(y[i]) : ycc;
+    int how;
+    const int q = c < NF ? c : c - NF, k = clover_packed_unit(q, q, &how);
     if (c < NF)
-      re_diag[c] = hr_creal(y[c]);
+      dirac_clover_set(s, ch, k, hr_cmplx(ycc, 0.));
     else
-      dirac_clover_put_diag(s, ch, c - NF, re_diag[c - NF], hr_creal(y[c]));
+      dirac_clover_put_diag(s, ch, q, hr_creal(dirac_clover_get(s, ch, k)), ycc);
   }
 }
 
@@ -299,22 +297,28 @@ HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clo
   enum { D_ = CLOVER_BLOCK_DIM };
   double diag;
   const int unit = dirac_site_clover_diag(&diag, v, m0, ix);
+#ifndef EXP_C
   dirac_clover_init(blk, unit ? 1. : diag);
   if (!unit) {
+#ifdef EXP_D
+    HR_DEVICE_UNROLL
+#endif
     for (int p = 0; p < 6; p++) {
       const int mu = p < 3 ? 0 : (p < 5 ? 1 : 2), nu = p < 3 ? p + 1 : (p < 5 ? p - 1 : 3);
       dirac_antiherm F;
       dirac_clover_F(&F, v, ix, mu, nu, 0);
       HR_GPU_LOAD_BARRIER();
-      dirac_sigma_plane sg;
-      dirac_sigma_select(&sg, sig, p);
       HR_DEVICE_UNROLL
-      for (int ch = 0; ch < 2; ch++) dirac_clover_add_plane(blk, ch, &sg, csw, &F);
+      for (int ch = 0; ch < 2; ch++) dirac_clover_add_plane(blk, ch, sig, p, csw, &F);
     }
   }
   for (int ch = 0; ch < 2; ch++) /* the single-precision units */
     for (int k = 0; k < CLOVER_PACKED_UNITS; k++)
       dirac_clover_put(blk, ch, k, dirac_clover_get(blk, ch, k));
+#endif
+#ifdef EXP_A
+  return 0;
+#endif
   double ld = 0.;
   const dirac_clover_ref r = {blk->dbl, blk->stride};
   for (int ch = 0; ch < 2; ch++) {
@@ -328,7 +332,9 @@ HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clo
     if (isnan(l)) { /* not positive definite: the program stops; no indeterminate values */
       for (int k = 0; k < CLOVER_PACKED_UNITS; k++) dirac_clover_put(inv, ch, k, hr_cmplx(0, 0));
     } else {
+#ifndef EXP_B
       dirac_site_inverse_pack(inv, ch, a, d);
+#endif
     }
   }
   return ld;
