@@ -19,7 +19,8 @@
 # still returns what it did. HR_DEVICE_STEPS (default "build check bench sass sanitizer")
 # selects steps; HR_DEVICE_ARCH (default: the GPU's compute capability from nvidia-smi, else
 # 90) the sm_XX to build for; HR_DEVICE_CHECK_SECONDS (default 300) the limit of make check
-# (on process grids, with MPI, it needs more: 290 s ran about two thirds of it on an H200). Prints one line per step (ok / FAILED / skipped) and exits
+# (on process grids, with MPI, it needs more: 290 s ran about two thirds of it on an H200).
+# Prints one line per step (ok / FAILED / skipped) and exits
 # non-zero if any failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -31,7 +31,8 @@ hr_dev_deps() {
 
 # hr_dev_build TARBALL CUDA_DIR ARCH LOGDIR SECONDS: unpack the release tarball into $hr_src,
 # configure it in $hr_build with the CUDA backend (OpenMP on, shared library only, and the
-# flags of HR_DEVICE_CONFIGURE, e.g. --enable-mpi) for sm_ARCH alone, build the library, the programs and the tests (not run), within SECONDS; the logs
+# flags of HR_DEVICE_CONFIGURE, e.g. --enable-mpi) for sm_ARCH alone, build the library, the
+# programs and the tests (not run), within SECONDS; the logs
 # are LOGDIR/configure.log and LOGDIR/build.log. No dependency tracking: a one-shot build
 # needs none, and a tree built here and unpacked on the GPU machine must not name this
 # machine's system headers (a header missing there, mpfr.h say, makes make rebuild the file).

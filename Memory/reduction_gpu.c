@@ -1,12 +1,12 @@
 /* reduction_gpu.c -- the device kernels of the exact sums (reduction.h, reduction_sites.h):
  * the largest magnitude of each interleaved sum, and the integer limb sums, each as partial
  * results per block (one launch per segment, every thread first combining its share of the
- * rows) and one final single-block launch, so that only k doubles and 4 k
- * integers come to the host, whatever the number of values; for one process, in one copy
- * (the scales computed on the device). Maxima and integer sums do not depend on the order,
- * so the block size (tuned) and the shares never change a result. Written in the common subset of C11 and CUDA C++: the host compiler
- * builds it for the emulated backend, nvcc through reduction_gpu_cuda.cu; CPU builds compile
- * nothing from it. */
+ * rows) and one final single-block launch, so that only k doubles and 4 k integers come to
+ * the host, whatever the number of values; for one process, in one copy (the scales computed
+ * on the device). Maxima and integer sums do not depend on the order, so the block size
+ * (tuned) and the shares never change a result. Written in the common subset of C11 and CUDA
+ * C++: the host compiler builds it for the emulated backend, nvcc through
+ * reduction_gpu_cuda.cu; CPU builds compile nothing from it. */
 #include "hr_build_config.h"
 
 #if HR_GPU_BACKEND != HR_GPU_NONE
@@ -188,7 +188,8 @@ static long rx_rows(hr_exact_segments seg, size_t row_bytes) {
 /* Launches of the maxima into rx_big(rx_res), and the scales into rx_scale(rx_res) when
  * `scales`. */
 static void rx_launch_max(const double *v, hr_exact_segments seg, int k, int scales) {
-  const long rows = rx_rows(seg, (size_t)k * sizeof(double));
+  /* the scratch sized for the limb sums that follow (no reallocation between the two) */
+  const long rows = rx_rows(seg, (size_t)(HR_EXACT_LIMBS * k) * sizeof(int64_t));
   double *part = (double *)rx_part;
   long row = 0;
   for (int q = 0; q < seg.n; q++) {
