@@ -297,12 +297,8 @@ HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clo
   enum { D_ = CLOVER_BLOCK_DIM };
   double diag;
   const int unit = dirac_site_clover_diag(&diag, v, m0, ix);
-#ifndef EXP_C
   dirac_clover_init(blk, unit ? 1. : diag);
   if (!unit) {
-#ifdef EXP_D
-    HR_DEVICE_UNROLL
-#endif
     for (int p = 0; p < 6; p++) {
       const int mu = p < 3 ? 0 : (p < 5 ? 1 : 2), nu = p < 3 ? p + 1 : (p < 5 ? p - 1 : 3);
       dirac_antiherm F;
@@ -315,10 +311,6 @@ HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clo
   for (int ch = 0; ch < 2; ch++) /* the single-precision units */
     for (int k = 0; k < CLOVER_PACKED_UNITS; k++)
       dirac_clover_put(blk, ch, k, dirac_clover_get(blk, ch, k));
-#endif
-#ifdef EXP_A
-  return 0;
-#endif
   double ld = 0.;
   const dirac_clover_ref r = {blk->dbl, blk->stride};
   for (int ch = 0; ch < 2; ch++) {
@@ -332,9 +324,7 @@ HR_INLINE double dirac_site_clover(const dirac_clover_sink *blk, const dirac_clo
     if (isnan(l)) { /* not positive definite: the program stops; no indeterminate values */
       for (int k = 0; k < CLOVER_PACKED_UNITS; k++) dirac_clover_put(inv, ch, k, hr_cmplx(0, 0));
     } else {
-#ifndef EXP_B
       dirac_site_inverse_pack(inv, ch, a, d);
-#endif
     }
   }
   return ld;
