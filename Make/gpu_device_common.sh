@@ -1,26 +1,32 @@
 # Make/gpu_device_common.sh -- sourced by Make/gpu_device_prepare.sh and
 # Make/gpu_device_check.sh: the fixed places under /tmp (the same on this machine and on the
 # GPU machine, so that a tree built here runs there: libtool's wrappers hold absolute paths),
-# the Check library from its Debian packages, and the CUDA configure and build of the release
-# tarball for one GPU architecture.
+# the Check library and (optionally) Open MPI from their Debian packages, and the CUDA
+# configure and build of the release tarball for one GPU architecture.
 hr_src=/tmp/hr_src
 hr_build=/tmp/hr_build
 hr_deps=/tmp/hr_deps
+
+# hr_dev_unpack DEBDIR DEST: unpack the files of the .deb packages of DEBDIR under DEST (dpkg
+# -x, or where there is no dpkg the data.tar.* of the ar archive), installing nothing.
+hr_dev_unpack() {
+  mkdir -p "$2"
+  local f data
+  for f in "$1"/*.deb; do
+    if command -v dpkg > /dev/null; then
+      dpkg -x "$f" "$2"
+    else
+      data=$(ar t "$f" | grep '^data\.tar')
+      (cd /tmp && ar x "$f" "$data" && tar xf "/tmp/$data" -C "$2" && rm -f "/tmp/$data")
+    fi
+  done
+}
 
 # hr_dev_deps DEBDIR: unpack the .deb files of DEBDIR into $hr_deps and export what configure
 # and the tests need to find Check there (no pkg-config: configure takes CHECK_CFLAGS and
 # CHECK_LIBS as given).
 hr_dev_deps() {
-  mkdir -p "$hr_deps"
-  local f data
-  for f in "$1"/*.deb; do
-    if command -v dpkg > /dev/null; then
-      dpkg -x "$f" "$hr_deps"
-    else # a .deb is an ar archive holding data.tar.*
-      data=$(ar t "$f" | grep '^data\.tar')
-      (cd /tmp && ar x "$f" "$data" && tar xf "/tmp/$data" -C "$hr_deps" && rm -f "/tmp/$data")
-    fi
-  done
+  hr_dev_unpack "$1" "$hr_deps"
   local libdir
   libdir=$(dirname "$(find "$hr_deps" -name 'libcheck_pic.a' | head -1)")
   export CHECK_CFLAGS="-I$hr_deps/usr/include"
@@ -52,20 +58,13 @@ hr_dev_build() {
 # hr_dev_mpi DEBDIR: unpack the Open MPI packages of DEBDIR (Debian's, downloaded by
 # gpu_device_prepare.sh with HR_DEVICE_MPI=1) into $hr_ompi and export what makes that copy
 # work outside /usr: Open MPI's and PMIx's relocation variables, the library path, the MCA
-# settings for one node (shared memory, no network transports), root allowed, and HR_MPIRUN
+# settings for one node (shared memory, TCP over loopback as a fallback; no InfiniBand or UCX
+# probing), root allowed, and HR_MPIRUN
 # for make check. Returns non-zero when two processes cannot run.
 hr_ompi=/tmp/hr_ompi
 hr_dev_mpi() {
   rm -rf "$hr_ompi"
-  mkdir -p "$hr_ompi"
-  local f
-  for f in "$1"/*.deb; do
-    if command -v dpkg > /dev/null; then dpkg -x "$f" "$hr_ompi"; else
-      local data
-      data=$(ar t "$f" | grep '^data\.tar')
-      (cd /tmp && ar x "$f" "$data" && tar xf "/tmp/$data" -C "$hr_ompi" && rm -f "/tmp/$data")
-    fi
-  done
+  hr_dev_unpack "$1" "$hr_ompi"
   local lib=$hr_ompi/usr/lib/x86_64-linux-gnu
   export OPAL_PREFIX=$hr_ompi/usr
   export OPAL_SYSCONFDIR=$hr_ompi/etc/openmpi
