@@ -52,11 +52,9 @@ static dirac_gpu_runs dirac_gpu_runs_of(const geometry_descriptor *g, int *p, in
 #define DGPU_REAL double
 #define DGPU_CPLX hr_complex
 #define DGPU_MKCPLX hr_cmplx
-/* Budgets (Doc/gpu.md): 128 registers at blocks of up to 256 threads; the M x + s H result
- * is stored whole (by chirality spilled more in double: 56-64 B against 40-44 B, sm_90). */
+/* Budgets (Doc/gpu.md): 128 registers at blocks of up to 256 threads. */
 #define DGPU_REGS 128
 #define DGPU_THREADS 256
-#define DGPU_STORE_BY_CHIRALITY 0
 #include "dirac_gpu_template.h"
 
 #define DGPU_SFX _flt
@@ -68,11 +66,9 @@ static dirac_gpu_runs dirac_gpu_runs_of(const geometry_descriptor *g, int *p, in
 #define DGPU_CPLX hr_complex_flt
 #define DGPU_MKCPLX hr_cmplx_flt
 /* 96 registers: __launch_bounds__ only holds a kernel to 96 with blocks of at most 128
- * threads (five blocks per multiprocessor); the M x + s H variants then fit without spills
- * when each chirality of the result is stored as soon as it is formed. */
+ * threads (five blocks per multiprocessor). */
 #define DGPU_REGS 96
 #define DGPU_THREADS 128
-#define DGPU_STORE_BY_CHIRALITY 1
 #include "dirac_gpu_template.h"
 
 #else

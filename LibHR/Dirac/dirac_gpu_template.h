@@ -1,7 +1,7 @@
 /* dirac_gpu_template.h -- the kernels and launchers of dirac_gpu.c for one precision; included
  * twice by dirac_gpu.c (no include guard) with DGPU_SFX (name suffix), DGPU_SPINOR, DGPU_VEC,
- * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX, DGPU_MKCPLX, DGPU_REAL, DGPU_REGS, DGPU_THREADS (launch
- * bounds) and DGPU_STORE_BY_CHIRALITY defined; they are undefined at the end. */
+ * DGPU_MAT, DGPU_CLOVER, DGPU_CPLX, DGPU_MKCPLX, DGPU_REAL, DGPU_REGS and DGPU_THREADS (launch
+ * bounds) defined; they are undefined at the end. */
 
 /* The parameters must be defined by the includer. */
 #ifndef DGPU_SFX
@@ -24,9 +24,6 @@
 #endif
 #ifndef DGPU_THREADS
 #error "dirac_gpu_template.h: define DGPU_THREADS (the kernels' largest block) before including"
-#endif
-#ifndef DGPU_STORE_BY_CHIRALITY
-#error "dirac_gpu_template.h: define DGPU_STORE_BY_CHIRALITY (0 or 1) before including"
 #endif
 #ifndef DGPU_CPLX
 #error "dirac_gpu_template.h: define DGPU_CPLX (the complex type) before including"
@@ -121,7 +118,7 @@ HR_INLINE void DGPU_(dirac_gpu_hop_dir)(const dirac_gpu_args *a, int ix, int ex,
  * others. The directions are summed in the order of dirac_site_hop_generic. */
 HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mode, int g5,
                                          int has_cl, int links) {
-  DGPU_SPINOR r, o;
+  DGPU_SPINOR r;
   HR_GPU_SITE_AT(a->usites, ix, ex, ux_off, ux_len);
   const int edge = links == 12 ? a->edge[ex] : 0;
 #define DGPU_DIR_(mu, sg, first)                                                               \
@@ -143,7 +140,7 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
   const HR_CAT(dirac_clover_ref, DGPU_SFX) c =
       DGPU_(dirac_gpu_clover_ref)(a->cl, c_off, c_len, cx);
   const HR_CAT(dirac_clover_ref, DGPU_SFX) *pc = has_cl ? &c : NULL;
-  if (mode == DIRAC_HOP_PLUS_DIAG) { /* x a chirality at a time, then the plain epilogue */
+  if (mode == DIRAC_HOP_PLUS_DIAG) { /* x and the result a chirality at a time */
     DIRAC_UNROLL
     for (int ch = 0; ch < 2; ++ch) {
       HR_GPU_LOAD_BARRIER(); /* one chirality of x and of the block live at a time */
@@ -152,21 +149,20 @@ HR_INLINE void DGPU_(dirac_gpu_hop_site)(const dirac_gpu_args *a, int ix, int mo
       DGPU_RD_(DGPU_VEC)(o_len, &xv.c[2 * ch], xb, eo - o_off, 2 * ch);
       DGPU_RD_(DGPU_VEC)(o_len, &xv.c[2 * ch + 1], xb, eo - o_off, 2 * ch + 1);
       DGPU_(dirac_site_plus_diag)(&r, ch, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, &xv, pc);
-      if (DGPU_STORE_BY_CHIRALITY) { /* out = gamma5 r: exact sign changes of chirality 1 */
-        if (g5 && ch == 1) {
-          HR_CAT(DGPU_VEC, _minus)(&r.c[2], &r.c[2]);
-          HR_CAT(DGPU_VEC, _minus)(&r.c[3], &r.c[3]);
-        }
-        DGPU_SPINOR *ob = (DGPU_SPINOR *)a->out + o_off;
-        DGPU_WR_(DGPU_VEC)(o_len, &r.c[2 * ch], ob, eo - o_off, 2 * ch);
-        DGPU_WR_(DGPU_VEC)(o_len, &r.c[2 * ch + 1], ob, eo - o_off, 2 * ch + 1);
+      /* stored as soon as formed (frees its registers); out = gamma5 r: exact sign
+       * changes of chirality 1 */
+      if (g5 && ch == 1) {
+        HR_CAT(DGPU_VEC, _minus)(&r.c[2], &r.c[2]);
+        HR_CAT(DGPU_VEC, _minus)(&r.c[3], &r.c[3]);
       }
+      DGPU_SPINOR *ob = (DGPU_SPINOR *)a->out + o_off;
+      DGPU_WR_(DGPU_VEC)(o_len, &r.c[2 * ch], ob, eo - o_off, 2 * ch);
+      DGPU_WR_(DGPU_VEC)(o_len, &r.c[2 * ch + 1], ob, eo - o_off, 2 * ch + 1);
     }
-    if (DGPU_STORE_BY_CHIRALITY) return;
-    DGPU_(dirac_site_store)(&o, g5, &r);
-  } else {
-    DGPU_(dirac_site_finish_ref)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, NULL, pc, &r);
+    return;
   }
+  DGPU_SPINOR o;
+  DGPU_(dirac_site_finish_ref)(&o, mode, g5, (DGPU_REAL)a->s, (DGPU_REAL)a->diag, NULL, pc, &r);
   DGPU_WR_(DGPU_SPINOR)(o_len, &o, (DGPU_SPINOR *)a->out + o_off, eo - o_off, 0);
 }
 
@@ -298,7 +294,6 @@ void DGPU_(dirac_gpu_diag)(const geometry_descriptor *g, const dirac_gpu_args *a
 #undef DGPU_RD_UNITS_
 #undef DGPU_REGS
 #undef DGPU_THREADS
-#undef DGPU_STORE_BY_CHIRALITY
 #undef DGPU_MKCPLX
 #undef DGPU_SFX
 #undef DGPU_SPINOR
