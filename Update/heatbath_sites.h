@@ -146,6 +146,9 @@ HR_INLINE void hb_cabibbo_marinari_link(hr_complex *u, int us, suNg *W, double b
  * force: one row live, GPU registers), with the bits of the matrix products. */
 HR_INLINE void hb_staple_sum(suNg *A, const gauge_view *v, int ix, int mu) {
   suNg_zero(A);
+  /* unrolled in device code (all eight staples in line): rolled, ptxas spilled 8 B of the
+   * pass kernel on sm_90 at 128 registers (Doc/gpu.md); the host loop is unchanged */
+  HR_DEVICE_UNROLL
   for (int nu = 0; nu < 4; ++nu) {
     if (nu == mu) continue;
     HR_UNROLL
