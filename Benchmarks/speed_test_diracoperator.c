@@ -84,7 +84,8 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
   spinor_field_flt *outf = alloc_spinor_field_flt(1, op->out_g);
   fill_spinor(in, 1);
   to_flt_spinor_field(inf, in);
-  for (int w = 0; w < 2; w++) {
+  /* warm-up, long enough for the CPU loops to choose their stream prefetch by timing */
+  for (int w = 0; w < DIRAC_CPU_PREFETCH_CALLS; w++) {
     if (single) op->flt(outf, D, inf);
     else op->dbl(out, D, in);
   }
@@ -296,6 +297,21 @@ int main(int argc, char **argv) {
                 1e9 * t_off / sites, w[1] > 0 ? 100. * (1. - w[0] / w[1]) : 0.);
       }
     }
+  if (!on_gpu) { /* what the CPU loops chose (cpu:prefetch = auto), per class of kernel */
+    char pfs[256] = "";
+    static const char *const epilogue[3] = {"bare", "x", "clover"};
+    for (int single = 0; single < 2; single++)
+      for (int e = 0; e < 3; e++)
+        for (int full = 0; full < 2; full++) {
+          const int c = dirac_cpu_prefetch(single, e, full);
+          char one[64];
+          if (c < 0) continue; /* a class no operator used */
+          snprintf(one, sizeof one, " %s/%s/%s=%s", single ? "single" : "double", epilogue[e],
+                   full ? "lattice" : "parity", c ? "on" : "off");
+          strncat(pfs, one, sizeof pfs - strlen(pfs) - 1);
+        }
+    lprintf("BENCH", 0, "CPU stream prefetch chosen (rank 0; precision/epilogue/output):%s\n", pfs);
+  }
   dirac_finalize();
   free_suNg_field(u);
   hr_finalize();

@@ -63,6 +63,19 @@ int dirac_comm_overlap(void);
  * the CPU loops. */
 void dirac_set_gpu_links(int numbers);
 int dirac_gpu_links(void);
+/* The stream prefetch of the CPU loops (the links, x and clover blocks of a site a few sites
+ * ahead; Doc/dirac.md, "Prefetching the streams"): -1 (default) chosen by timing for each
+ * class of kernel (the first DIRAC_CPU_PREFETCH_CALLS applications of the class), 0 off,
+ * 1 on (input key cpu:prefetch = auto|off|on). -1 also restarts the timing. The results are
+ * the same bits with and without it. */
+void dirac_set_cpu_prefetch(int mode);
+/* The prefetch setting of the CPU kernels of one class: single (1) or double (0) precision,
+ * epilogue (0: the bare hopping term, 1: with the diagonal term of a spinor x, 2: with clover
+ * blocks), full (1: output on the whole lattice, 0: on one parity); 0 or 1, or -1 while it
+ * is being timed. */
+int dirac_cpu_prefetch(int single, int epilogue, int full);
+/* Applications of a class after which its prefetch setting is chosen (warm-up and trials). */
+#define DIRAC_CPU_PREFETCH_CALLS 14
 /* Halo exchanges of the operators (half spinors; CPU loops and GPU path) since the last
  * reset: their number, the bytes this process sent, the seconds spent projecting and posting
  * them, and the seconds spent waiting for them after the inner pieces (the part of the

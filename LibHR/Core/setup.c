@@ -168,6 +168,15 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
+  /* cpu:prefetch = auto|off|on: the stream prefetch of the CPU Dirac loops */
+  int prefetch = 0;
+  const input_key cpu_keys[] = {
+      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|on",
+       "stream prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
+       "never (off) or always (on); the same results either way"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, cpu_keys);
+  dirac_set_cpu_prefetch(prefetch - 1);
   /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a
    * GPU) */
   int halo_path = HR_GPU_HALO_AUTO, links12 = 0;

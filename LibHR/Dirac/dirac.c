@@ -19,6 +19,7 @@
 #include "hr_core.h"
 #include "hr_error.h"
 #include "linear_algebra.h"
+#include "logger.h"
 #include "suN.h"
 
 static int dirac_overlap = 1;
@@ -114,6 +115,75 @@ void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, flo
   dirac_cpu_site_halo_flt(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
 }
 
+/* The stream prefetch of the CPU loops, chosen by timing (dirac_set_cpu_prefetch; Doc/dirac.md,
+ * "Prefetching the streams"): it pays where the operator's data come from memory and costs 5
+ * to 10% where they sit in the cache, which only a measurement on the machine tells. Per class
+ * of kernel (precision; bare, with x or with clover blocks; output on a parity or the whole
+ * lattice): DIRAC_PF_WARMUP untimed applications, then DIRAC_PF_TRIALS timed ones alternately
+ * without and with the prefetch; the setting with the shorter fastest application is kept
+ * (the fastest of several: robust to an interruption of the process). Each rank chooses on its
+ * own: the bits are the same either way. */
+#define DIRAC_PF_WARMUP 2
+#define DIRAC_PF_TRIALS (DIRAC_CPU_PREFETCH_CALLS - DIRAC_PF_WARMUP)
+#define DIRAC_PF_CLASSES (2 * 3 * 2) /* precision x epilogue x output */
+typedef struct {
+  int calls;         /* applications of the class since the timing (re)started */
+  double fastest[2]; /* the fastest timed application without [0] and with [1] the prefetch */
+  int choice;        /* the setting kept, once calls reached DIRAC_CPU_PREFETCH_CALLS */
+} dirac_pf_tuner;
+static dirac_pf_tuner dirac_pf_tuners[DIRAC_PF_CLASSES];
+static int dirac_pf_forced = -1; /* -1: by timing, else 0 or 1 */
+
+/* The index of a class: single (0, 1), epilogue (0 bare, 1 x, 2 clover), full (0, 1). */
+static int dirac_pf_class(int single, int epilogue, int full) {
+  return (single * 3 + epilogue) * 2 + full;
+}
+
+void dirac_set_cpu_prefetch(int mode) {
+  if (mode < -1 || mode > 1)
+    hr_error_code(HR_EXIT_INPUT, "cpu:prefetch: %d is not -1 (auto), 0 (off) or 1 (on)", mode);
+  dirac_pf_forced = mode;
+  if (mode < 0) memset(dirac_pf_tuners, 0, sizeof dirac_pf_tuners);
+}
+
+int dirac_cpu_prefetch(int single, int epilogue, int full) {
+  if (dirac_pf_forced >= 0) return dirac_pf_forced;
+  if (single < 0 || single > 1 || epilogue < 0 || epilogue > 2 || full < 0 || full > 1) return -1;
+  const dirac_pf_tuner *t = &dirac_pf_tuners[dirac_pf_class(single, epilogue, full)];
+  return t->calls >= DIRAC_CPU_PREFETCH_CALLS ? t->choice : -1;
+}
+
+/* The tuner of the class of a CPU application with output on og. */
+static dirac_pf_tuner *dirac_pf_tuner_of(int single, int epilogue, const geometry_descriptor *og) {
+  return &dirac_pf_tuners[dirac_pf_class(single, epilogue, og == &glattice)];
+}
+
+/* The prefetch setting of the next application of the class of t. */
+static int dirac_pf_setting(const dirac_pf_tuner *t) {
+  if (dirac_pf_forced >= 0) return dirac_pf_forced;
+  if (t->calls >= DIRAC_CPU_PREFETCH_CALLS) return t->choice;
+  return t->calls % 2; /* warm-up and trials: alternately without and with */
+}
+
+/* Records an application of the class of t made with setting pf in the given seconds; after
+ * the last trial keeps the faster setting and logs it. */
+static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
+  if (dirac_pf_forced >= 0 || t->calls >= DIRAC_CPU_PREFETCH_CALLS) return;
+  if (t->calls >= DIRAC_PF_WARMUP &&
+      (t->calls < DIRAC_PF_WARMUP + 2 || seconds < t->fastest[pf]))
+    t->fastest[pf] = seconds;
+  if (++t->calls < DIRAC_CPU_PREFETCH_CALLS) return;
+  t->choice = t->fastest[1] < t->fastest[0];
+  const int k = (int)(t - dirac_pf_tuners);
+  static const char *const epilogue[3] = {"hopping term only", "with the diagonal term of x",
+                                          "with clover blocks"};
+  lprintf("DIRAC", 20,
+          "CPU stream prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms with, "
+          "%.3g ms without)\n",
+          k / 6 ? "single" : "double", epilogue[k / 2 % 3], k % 2 ? "the lattice" : "one parity",
+          t->choice ? "on" : "off", 1e3 * t->fastest[1], 1e3 * t->fastest[0]);
+}
+
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
 void dirac_set_gpu_links(int numbers) {
   if (numbers != 18 && numbers != 12)
@@ -132,9 +202,8 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 
 /* Sites ahead whose neighbours the CPU hopping loop prefetches. */
 #define DIRAC_PF_DIST 2
-/* Sites ahead whose links, x and clover blocks the double-precision loop prefetches in the
- * kernels with an epilogue (Doc/dirac.md, "Measured speed": a seventh off the clover operators
- * on 16^4; in single precision, twice as many sites fit the same bytes, and it was slower). */
+/* Sites ahead whose links, x and clover blocks the loop prefetches where the stream prefetch
+ * is on (Doc/dirac.md, "Prefetching the streams"). */
 #define DIRAC_PF_STREAM 6
 /* Sites of the inner pieces between two calls of sendrecv_progress while the halo is
  * exchanged (a few microseconds of work; MPI_Testall costs well under one). */
@@ -161,7 +230,7 @@ static inline int dirac_master_thread(void) {
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk)
 #define DOP_G5(out, in) g5_spinor_field(out, in)
 #define DOP_HALF dirac_half_spinor
-#define DOP_PF_STREAMS 1
+#define DOP_SINGLE 0
 #include "dirac_ops_template.c"
 
 #define DOP_SFX _flt
@@ -176,7 +245,7 @@ static inline int dirac_master_thread(void) {
 #define DOP_CLOVER_BLOCKS(cs) ((cs)->blk_flt)
 #define DOP_G5(out, in) g5_spinor_field_flt(out, in)
 #define DOP_HALF dirac_half_spinor_flt
-#define DOP_PF_STREAMS 0
+#define DOP_SINGLE 1
 #include "dirac_ops_template.c"
 
 /* ------------------------------------------------------------------ solver interface */

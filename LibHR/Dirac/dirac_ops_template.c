@@ -6,8 +6,8 @@
  * DOP_GPU_LINKS(ls) (device copy of the links of that precision on glattice),
  * DOP_CLOVER_BLOCKS(cs) (the two clover fields of that precision of a clover state: [0]
  * blocks, [1] inverses), DOP_G5(out, in) (out = gamma5 in, linear algebra of that precision),
- * DOP_HALF (the half spinor of that precision, dirac_site.h), DOP_PF_STREAMS (1: the CPU loop
- * prefetches the sequential streams of the kernels with an epilogue, see hop_site).
+ * DOP_HALF (the half spinor of that precision, dirac_site.h), DOP_SINGLE (1 in single
+ * precision, 0 in double: the class of the stream prefetch's timing, dirac_cpu_prefetch).
  *
  * Every operator takes its links and clover blocks from the derived state of its dirac_op
  * (rebuilt when the gauge field's version changed), brings its input to the side it runs on
@@ -16,8 +16,8 @@
 #if !defined(DOP_SFX) || !defined(DOP_SPINOR) || !defined(DOP_MAT) || !defined(DOP_FIELD) ||  \
     !defined(DOP_CLOVER) || !defined(DOP_CLOVER_KIND) || !defined(DOP_REAL) ||                 \
     !defined(DOP_PACK) || !defined(DOP_GPU_LINKS) || !defined(DOP_CLOVER_BLOCKS) ||           \
-    !defined(DOP_G5) || !defined(DOP_HALF) || !defined(DOP_PF_STREAMS)
-#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS, DOP_G5, DOP_HALF and DOP_PF_STREAMS before including it"
+    !defined(DOP_G5) || !defined(DOP_HALF) || !defined(DOP_SINGLE)
+#error "dirac_ops_template.c: define DOP_SFX, DOP_SPINOR, DOP_MAT, DOP_FIELD, DOP_CLOVER, DOP_CLOVER_KIND, DOP_REAL, DOP_PACK, DOP_GPU_LINKS, DOP_CLOVER_BLOCKS, DOP_G5, DOP_HALF and DOP_SINGLE before including it"
 #endif
 
 #define DOP_(name) HR_CAT(name, DOP_SFX)
@@ -38,12 +38,12 @@ DIRAC_ALWAYS_INLINE const DOP_HALF *DOP_(halo_half)(const dirac_halo *h, int iy)
  * neighbours from in (element 0 = index ishift), the 8 packed links of u, the epilogue's x
  * (on the output geometry, shift oshift) and host clover elements cl (glattice); h: the
  * received half spinors of the halo, or NULL where no neighbour lies in it (inner pieces).
- * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end, and with
- * DOP_PF_STREAMS the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. */
+ * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end, and where
+ * pf_streams the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. */
 DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, const DOP_SPINOR *in,
                                         int ishift, const DOP_MAT *u, int mode, int g5, DOP_REAL s,
                                         DOP_REAL diag, const DOP_SPINOR *x, const DOP_CLOVER *cl,
-                                        const dirac_halo *h, int pf_end) {
+                                        const dirac_halo *h, int pf_end, int pf_streams) {
   const int ushift = glattice.master_shift;
   const DOP_SPINOR *up[4], *dn[4];
   const DOP_HALF *hup[4], *hdn[4];
@@ -58,9 +58,9 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
     uu[mu] = ux + mu;
     ud[mu] = ux + 4 + mu;
   }
-  if (DOP_PF_STREAMS && (x != NULL || cl != NULL) && ix + DIRAC_PF_STREAM < pf_end) {
-    /* the heavier kernels (an epilogue with x or clover blocks): the sequential streams of the
-     * site DIRAC_PF_STREAM ahead, which the hardware prefetcher alone leaves waiting */
+  if (pf_streams && ix + DIRAC_PF_STREAM < pf_end) {
+    /* the sequential streams of the site DIRAC_PF_STREAM ahead, which the hardware prefetcher
+     * alone leaves waiting where they come from memory */
     const int js = ix + DIRAC_PF_STREAM;
     DIRAC_PREFETCH(u + 8 * (js - ushift), 8 * sizeof(DOP_MAT));
     if (cl != NULL) DIRAC_PREFETCH(cl + (js - ushift), sizeof(DOP_CLOVER));
@@ -86,28 +86,28 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each
  * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice);
  * h: the received half spinors of the halo (boundary pieces), or NULL; progress: the halo
- * exchange in flight during the inner pieces (or NULL). */
+ * exchange in flight during the inner pieces (or NULL); pf: the stream prefetch on (1). */
 static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_SPINOR *out,
                              const DOP_SPINOR *in, int ishift, const DOP_MAT *u, int mode, int g5,
                              DOP_REAL s, DOP_REAL diag, const DOP_SPINOR *x,
                              const DOP_CLOVER *cl, const dirac_halo *h,
-                             hr_comm_request *progress) {
+                             hr_comm_request *progress, int pf) {
   const int oshift = og->master_shift;
   /* last master index of the range + 1: prefetches stay among master sites */
   const int pf_end = p1 > p0 ? og->master_end[p1 - 1] + 1 : 0;
   if (h == NULL && progress == NULL) {
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end);
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf);
     }
   } else if (h == NULL) { /* inner pieces while the halo is exchanged: the master thread
                              lets the exchange progress every DIRAC_POLL_SITES of its sites */
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end);
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf);
       if (ix % DIRAC_POLL_SITES == 0 && dirac_master_thread()) sendrecv_progress(progress);
     }
   } else {
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end);
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end, pf);
     }
   }
 }
@@ -199,13 +199,19 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   } else {
     req = start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
   }
+  /* the stream prefetch: as chosen by timing for this class of kernel (dirac.c) */
+  dirac_pf_tuner *const pft =
+      dirac_pf_tuner_of(DOP_SINGLE, cl != NULL ? 2 : (xp != NULL ? 1 : 0), og);
+  const int pf = dirac_pf_setting(pft);
+  const double tpf = hr_wtime();
   DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_PACK(ls), mode, g5, s, diag, xp,
-                   cl, NULL, h != NULL ? req : NULL);
+                   cl, NULL, h != NULL ? req : NULL, pf);
   const double t1 = hr_wtime();
   complete_sendrecv(req);
   if (h != NULL) dirac_comm.wait_seconds += hr_wtime() - t1;
   DOP_(hop_pieces)(og, p_split, og->local_master_pieces, op, ip, ig->master_shift, DOP_PACK(ls),
-                   mode, g5, s, diag, xp, cl, h, NULL);
+                   mode, g5, s, diag, xp, cl, h, NULL, pf);
+  dirac_pf_record(pft, pf, hr_wtime() - tpf);
 }
 
 /* Diagonal part site by site: out = M in or M^-1 in (M = 4 + m0 + C), times gamma5 if g5. */
@@ -377,4 +383,4 @@ static void DOP_(form_apply_dag)(DOP_FIELD *out, const dirac_op *D, dirac_form f
 #undef DOP_CLOVER_BLOCKS
 #undef DOP_G5
 #undef DOP_HALF
-#undef DOP_PF_STREAMS
+#undef DOP_SINGLE

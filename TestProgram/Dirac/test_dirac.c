@@ -252,6 +252,18 @@ static void check_operators(const dirac_op *D, const char *tag) {
     dirac_set_comm_overlap(1);
     CHECK(dt_diff2(a, b) == 0., "%s %s: overlap on/off differ by %g", ops[k].name, tag,
           dt_diff2(a, b));
+    /* the stream prefetch of the CPU loops forced off and on gives the same bits */
+    dirac_set_cpu_prefetch(0);
+    ops[k].d(a2, D, psi);
+    ops[k].f(af, D, pf);
+    dirac_set_cpu_prefetch(1);
+    ops[k].d(b2, D, psi);
+    ops[k].f(bf, D, pf);
+    dirac_set_cpu_prefetch(-1);
+    CHECK(bits_hash(a2) == bits_hash(b2) && bits_hash(a2) == bits_hash(a),
+          "%s %s: stream prefetch off and on give different bits", ops[k].name, tag);
+    CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
+          "%s %s single: stream prefetch off and on give different bits", ops[k].name, tag);
 #if HR_WITH_OPENMP
     /* one thread gives the bits of two */
     const int nthr = omp_get_max_threads();
@@ -282,6 +294,48 @@ static void check_operators(const dirac_op *D, const char *tag) {
     DT_FREE(af);
     DT_FREE(bf);
   }
+}
+
+/* The stream prefetch chosen by timing (dirac_set_cpu_prefetch(-1)): every class is untimed
+ * after a restart, Dphi (both precisions) chooses its setting for the full-lattice classes it
+ * uses after DIRAC_CPU_PREFETCH_CALLS applications, while the applications of the trials
+ * (alternately without and with the prefetch) all give the same bits. */
+static void check_prefetch_tuner(const dirac_op *D) {
+  dirac_set_cpu_prefetch(-1);
+  int untimed = 1;
+  for (int c = 0; c < 12; c++) untimed &= dirac_cpu_prefetch(c / 6, c / 2 % 3, c % 2) == -1;
+  CHECK(untimed, "after dirac_set_cpu_prefetch(-1) a class is not being timed");
+  spinor_field *psi = dt_spinor(&glattice), *a = dt_spinor(&glattice), *b = dt_spinor(&glattice);
+  spinor_field_flt *pf = dt_spinor_flt(&glattice), *af = dt_spinor_flt(&glattice),
+                   *bf = dt_spinor_flt(&glattice);
+  dt_random_spinor_field(psi, 3);
+  dt_to_flt(psi, pf);
+  const int epi = D->csw != 0. ? 2 : 1; /* Dphi: hopping plus the diagonal or clover term */
+  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
+    CHECK(dirac_cpu_prefetch(0, epi, 1) == -1 && dirac_cpu_prefetch(1, epi, 1) == -1,
+          "prefetch chosen after %d of %d applications", n, DIRAC_CPU_PREFETCH_CALLS);
+    Dphi(n == 0 ? a : b, D, psi);
+    Dphi_flt(n == 0 ? af : bf, D, pf);
+    if (n > 0) {
+      CHECK(bits_hash(a) == bits_hash(b), "Dphi: application %d of the prefetch trials differs", n);
+      CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
+            "Dphi single: application %d of the prefetch trials differs", n);
+    }
+  }
+  const int cd = dirac_cpu_prefetch(0, epi, 1), cs = dirac_cpu_prefetch(1, epi, 1);
+  CHECK((cd == 0 || cd == 1) && (cs == 0 || cs == 1),
+        "prefetch not chosen after %d applications (double %d, single %d)",
+        DIRAC_CPU_PREFETCH_CALLS, cd, cs);
+  CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "a class never applied has a prefetch setting");
+  dirac_set_cpu_prefetch(1);
+  CHECK(dirac_cpu_prefetch(0, 0, 0) == 1, "cpu:prefetch = on not reported");
+  dirac_set_cpu_prefetch(-1);
+  DT_FREE(psi);
+  DT_FREE(a);
+  DT_FREE(b);
+  DT_FREE(pf);
+  DT_FREE(af);
+  DT_FREE(bf);
 }
 
 #if HR_GPU_ENABLED
@@ -872,6 +926,8 @@ int main(int argc, char **argv) {
 #endif
 #endif
     if (clov) {
+      check_prefetch_tuner(D);
+      tc_case_end("clover: stream prefetch of the CPU loops chosen by timing, same bits");
       check_clover_blocks(D, tag);
       tc_case_end("clover blocks: Hermitian, inverse, log det");
     }
