@@ -204,6 +204,22 @@ static const op_entry ops[] = {
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
+/* Applies op in both precisions to psi and pf with knob(first), into d0 and f0, then with
+ * knob(second), into d1 and f1, then calls knob(restore) (knob: a setting of the library,
+ * e.g. the OpenMP threads). */
+static void apply_under(const op_entry *op, const dirac_op *D, const spinor_field *psi,
+                        const spinor_field_flt *pf, void (*knob)(int), int first, int second,
+                        int restore, spinor_field *d0, spinor_field_flt *f0, spinor_field *d1,
+                        spinor_field_flt *f1) {
+  knob(first);
+  op->d(d0, D, psi);
+  op->f(f0, D, pf);
+  knob(second);
+  op->d(d1, D, psi);
+  op->f(f1, D, pf);
+  knob(restore);
+}
+
 /* Hermiticity, single vs double, overlap on/off and checksums of every operator. */
 static void check_operators(const dirac_op *D, const char *tag) {
   char name[160];
@@ -253,27 +269,15 @@ static void check_operators(const dirac_op *D, const char *tag) {
     CHECK(dt_diff2(a, b) == 0., "%s %s: overlap on/off differ by %g", ops[k].name, tag,
           dt_diff2(a, b));
     /* the stream prefetch of the CPU loops forced off and on gives the same bits */
-    dirac_set_cpu_prefetch(0);
-    ops[k].d(a2, D, psi);
-    ops[k].f(af, D, pf);
-    dirac_set_cpu_prefetch(1);
-    ops[k].d(b2, D, psi);
-    ops[k].f(bf, D, pf);
-    dirac_set_cpu_prefetch(-1);
+    apply_under(&ops[k], D, psi, pf, dirac_set_cpu_prefetch, 0, 1, -1, a2, af, b2, bf);
     CHECK(bits_hash(a2) == bits_hash(b2) && bits_hash(a2) == bits_hash(a),
           "%s %s: stream prefetch off and on give different bits", ops[k].name, tag);
     CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
           "%s %s single: stream prefetch off and on give different bits", ops[k].name, tag);
 #if HR_WITH_OPENMP
     /* one thread gives the bits of two */
-    const int nthr = omp_get_max_threads();
-    omp_set_num_threads(1);
-    ops[k].d(b, D, psi);
-    ops[k].f(bf, D, pf);
-    omp_set_num_threads(2);
-    ops[k].d(a2, D, psi);
-    ops[k].f(af, D, pf);
-    omp_set_num_threads(nthr);
+    apply_under(&ops[k], D, psi, pf, omp_set_num_threads, 1, 2, omp_get_max_threads(), b, bf, a2,
+                af);
     CHECK(bits_hash(a2) == bits_hash(b), "%s %s: 1 and 2 OpenMP threads give different bits",
           ops[k].name, tag);
     CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
