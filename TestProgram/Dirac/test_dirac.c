@@ -125,11 +125,9 @@ static long long bits_hash_sites(const geometry_descriptor *gd, const void *p, s
 static long long bits_hash(const spinor_field *f) {
   return bits_hash_sites(f->type, sync_host_spinor_field(f), sizeof(suNf_spinor));
 }
-#if HR_WITH_OPENMP
 static long long bits_hash_flt(const spinor_field_flt *f) {
   return bits_hash_sites(f->type, sync_host_spinor_field_flt(f), sizeof(suNf_spinor_flt));
 }
-#endif
 
 static long long bits_val[MAX_SUMS];
 
