@@ -11,12 +11,15 @@
 #      the bound per site, the field algebra, the solvers, an HMC and a Wilson-flow run;
 #   4. sass: Make/sass_check.sh (the width of every global load and store in the SASS of the
 #      Dirac and field-algebra kernels) for the GPU's architecture, if the toolkit has nvdisasm;
-#   5. compute-sanitizer memcheck of test_dirac and test_linear_algebra (if installed).
+#   5. compute-sanitizer memcheck of test_dirac and test_linear_algebra (if installed);
+#   6. wide: the Dirac kernels rebuilt with HR_GPU_WIDE_LOADS=1 (one 128-bit access per unit,
+#      with the spills ptxas then needs; Doc/gpu.md, "Wide loads") and the Dirac benchmark
+#      on 16^4 and 48x24^3 again, to compare with step 3 (the tree keeps the wide loads).
 # A benchmark killed by a signal runs once more under cuda-gdb (if installed), for a backtrace.
 # The whole run keeps within HR_DEVICE_BUDGET seconds (default 540): a step whose time is
 # short is cut at the budget, and the steps after it are skipped. After every step the logs
 # are packed into $OUT/device_logs.tar.gz (when OUT is set), so a run stopped from outside
-# still returns what it did. HR_DEVICE_STEPS (default "build check bench sass sanitizer")
+# still returns what it did. HR_DEVICE_STEPS (default "build check bench sass sanitizer wide")
 # selects steps; HR_DEVICE_ARCH (default: the GPU's compute capability from nvidia-smi, else
 # 90) the sm_XX to build for; HR_DEVICE_CHECK_SECONDS (default 300) the limit of make check
 # (on process grids, with MPI, it needs more: 290 s ran about two thirds of it on an H200).
@@ -26,7 +29,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=${1:-/tmp/hr_device_logs}
 mkdir -p "$logs"
-steps=${HR_DEVICE_STEPS:-build check bench sass sanitizer}
+steps=${HR_DEVICE_STEPS:-build check bench sass sanitizer wide}
 budget=${HR_DEVICE_BUDGET:-540}
 start=$SECONDS
 dc="$top/.devcheck"
@@ -189,6 +192,29 @@ if want sanitizer; then
     done
     case $ok in 1) note sanitizer ok;; 2) note sanitizer "cut short";; *) note sanitizer FAILED;;
     esac
+  fi
+fi
+
+if want wide; then
+  # last: it leaves the tree with the wide loads
+  if [ "$(limit 150)" -lt 150 ]; then
+    note wide skipped
+  else
+    find "$build/LibHR/Dirac" -name 'dirac_gpu_cuda.*o' -delete
+    if timeout 100 make -C "$build/LibHR" NVCCFLAGS=-DHR_GPU_WIDE_LOADS=1 \
+         > "$logs/wide_build.log" 2>&1; then
+      for inp in input_file_dirac input_file_dirac_large; do
+        tl=$(limit 60)
+        [ "$tl" = 0 ] && break
+        (cd "$build/Benchmarks" && timeout "$tl" ./speed_test_diracoperator \
+           -i "$src/Benchmarks/$inp") > "$logs/bench_wide_$inp.log" 2>&1
+        grep -E 'op=' "$logs/bench_wide_$inp.log" | head -12
+      done
+      note wide ok
+    else
+      tail -20 "$logs/wide_build.log"
+      note wide FAILED
+    fi
   fi
 fi
 
