@@ -65,9 +65,9 @@ void dirac_set_gpu_links(int numbers);
 int dirac_gpu_links(void);
 /* The stream prefetch of the CPU loops (the links, x and clover blocks of a site a few sites
  * ahead; Doc/dirac.md, "Prefetching the streams"): -1 (default) chosen by timing for each
- * class of kernel (the first DIRAC_CPU_PREFETCH_CALLS applications of the class), 0 off,
- * 1 on (input key cpu:prefetch = auto|off|on). -1 also restarts the timing. The results are
- * the same bits with and without it. */
+ * class of kernel (the first DIRAC_CPU_PREFETCH_CALLS applications of the class after each
+ * geometry_init), 0 off, 1 on (input key cpu:prefetch = auto|off|on). -1 also restarts the
+ * timing. The results are the same bits with and without it. */
 void dirac_set_cpu_prefetch(int mode);
 /* The prefetch setting of the CPU kernels of one class: single (1) or double (0) precision,
  * epilogue (0: the bare hopping term, 1: with the diagonal term of a spinor x, 2: with clover

@@ -130,6 +130,8 @@ typedef struct {
   int calls;         /* applications of the class since the timing (re)started */
   double fastest[2]; /* the fastest timed application without [0] and with [1] the prefetch */
   int choice;        /* the setting kept, once calls reached DIRAC_CPU_PREFETCH_CALLS */
+  int generation;    /* the geometry_generation the timing belongs to (0: none yet) */
+  int single, epilogue, full; /* the class, for the log line */
 } dirac_pf_tuner;
 static dirac_pf_tuner dirac_pf_tuners[DIRAC_PF_CLASSES];
 static int dirac_pf_forced = -1; /* -1: by timing, else 0 or 1 */
@@ -150,12 +152,23 @@ int dirac_cpu_prefetch(int single, int epilogue, int full) {
   if (dirac_pf_forced >= 0) return dirac_pf_forced;
   if (single < 0 || single > 1 || epilogue < 0 || epilogue > 2 || full < 0 || full > 1) return -1;
   const dirac_pf_tuner *t = &dirac_pf_tuners[dirac_pf_class(single, epilogue, full)];
+  if (t->generation != geometry_generation()) return -1; /* timed on another lattice */
   return t->calls >= DIRAC_CPU_PREFETCH_CALLS ? t->choice : -1;
 }
 
-/* The tuner of the class of a CPU application with output on og. */
+/* The tuner of the class of a CPU application with output on og; its timing restarts when
+ * the geometry was initialised again since it began (another lattice, another cache fit). */
 static dirac_pf_tuner *dirac_pf_tuner_of(int single, int epilogue, const geometry_descriptor *og) {
-  return &dirac_pf_tuners[dirac_pf_class(single, epilogue, og == &glattice)];
+  const int full = og == &glattice;
+  dirac_pf_tuner *t = &dirac_pf_tuners[dirac_pf_class(single, epilogue, full)];
+  if (t->generation != geometry_generation()) {
+    memset(t, 0, sizeof *t);
+    t->generation = geometry_generation();
+    t->single = single;
+    t->epilogue = epilogue;
+    t->full = full;
+  }
+  return t;
 }
 
 /* The prefetch setting of the next application of the class of t. */
@@ -174,14 +187,13 @@ static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
     t->fastest[pf] = seconds;
   if (++t->calls < DIRAC_CPU_PREFETCH_CALLS) return;
   t->choice = t->fastest[1] < t->fastest[0];
-  const int k = (int)(t - dirac_pf_tuners);
   static const char *const epilogue[3] = {"hopping term only", "with the diagonal term of x",
                                           "with clover blocks"};
   lprintf("DIRAC", 20,
           "CPU stream prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms with, "
           "%.3g ms without)\n",
-          k / 6 ? "single" : "double", epilogue[k / 2 % 3], k % 2 ? "the lattice" : "one parity",
-          t->choice ? "on" : "off", 1e3 * t->fastest[1], 1e3 * t->fastest[0]);
+          t->single ? "single" : "double", epilogue[t->epilogue],
+          t->full ? "the lattice" : "one parity", t->choice ? "on" : "off", 1e3 * t->fastest[1], 1e3 * t->fastest[0]);
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }

@@ -340,6 +340,43 @@ static void check_prefetch_tuner(const dirac_op *D) {
   DT_FREE(bf);
 }
 
+/* The timing of the stream prefetch belongs to a geometry: after the class of the bare
+ * hopping term has chosen, a new geometry_init (here of the same lattice, which frees the
+ * fields of the old one) makes it time again. Frees u. */
+static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const int np[4],
+                                        int force) {
+  dirac_set_cpu_prefetch(-1);
+  const dirac_op D = dirac_op_make(u, -0.4, 0., bc);
+  spinor_field *in = dt_spinor(&glat_odd), *out = dt_spinor(&glat_even);
+  dt_random_spinor_field(in, 5);
+  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) Dphi_hop(out, &D, in);
+  const int before = dirac_cpu_prefetch(0, 0, 0);
+  CHECK(before == 0 || before == 1, "bare hopping term: no prefetch choice after %d calls",
+        DIRAC_CPU_PREFETCH_CALLS);
+  DT_FREE(in);
+  DT_FREE(out);
+  DT_FREE(u);
+  dt_geometry(glb, np, force);
+  CHECK(dirac_cpu_prefetch(0, 0, 0) == -1,
+        "the prefetch choice of the old geometry (%d) survived geometry_init", before);
+  suNg_field *v = dt_gauge();
+  warm_gauge(v, 0.6, 11);
+  const dirac_op E = dirac_op_make(v, -0.4, 0., bc);
+  in = dt_spinor(&glat_odd);
+  out = dt_spinor(&glat_even);
+  dt_random_spinor_field(in, 6);
+  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
+    CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "new geometry: chosen after %d calls", n);
+    Dphi_hop(out, &E, in);
+  }
+  const int after = dirac_cpu_prefetch(0, 0, 0);
+  CHECK(after == 0 || after == 1, "new geometry: no prefetch choice after %d calls",
+        DIRAC_CPU_PREFETCH_CALLS);
+  DT_FREE(in);
+  DT_FREE(out);
+  DT_FREE(v);
+}
+
 #if HR_GPU_ENABLED
 /* D with its own backend choice: the CPU loops (gpu = 0) or the GPU path (gpu = 1). */
 static dirac_op on_backend(const dirac_op *D, int gpu) {
@@ -952,6 +989,7 @@ int main(int argc, char **argv) {
     compare_sums(compare_path);
     tc_case_end("checksums equal to the single-process run");
   }
-  DT_FREE(u);
+  check_prefetch_new_geometry(u, &bc, np, force);
+  tc_case_end("stream prefetch timed again after geometry_init");
   return dt_finish("test_dirac");
 }
