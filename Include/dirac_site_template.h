@@ -306,6 +306,21 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_half_load)(DIRAC_V4_ *h, DIRAC_V4_ *h
   }
 }
 
+/* out = the half spinor of (1 + s gamma_mu) psi, the bits of dirac_spin_project (sums and
+ * differences only), in pair form: the halo the CPU loops send to another process. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_spin_project)(DIRAC_F_(dirac_half_spinor) * out,
+                                                          int mu, int s,
+                                                          const DIRAC_TMPL_SPINOR *psi) {
+  DIRAC_V4_ h[NF], hs[NF]; /* hs is not needed: the compiler drops it */
+  DIRAC_F_(dirac_v4_project)(h, hs, mu, s, psi);
+  DIRAC_CPU_UNROLL
+  for (int c = 0; c < NF; ++c) {
+    __builtin_memcpy(&out->c[0].c[c], &h[c], 2 * sizeof(DIRAC_TMPL_REAL));
+    __builtin_memcpy(&out->c[1].c[c], (const DIRAC_TMPL_REAL *)&h[c] + 2,
+                     2 * sizeof(DIRAC_TMPL_REAL));
+  }
+}
+
 /* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
  * components (0, 1) of colour i, acc_lo[i] components (2, 3); the neighbour is psi, or the
  * half spinor hp of its projection when hp is not NULL. */
@@ -406,6 +421,11 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
 #pragma GCC diagnostic pop
 #endif
 #else
+/* out = the half spinor of (1 + s gamma_mu) psi: the halo the CPU loops send. */
+HR_INLINE void DIRAC_F_(dirac_cpu_spin_project)(DIRAC_F_(dirac_half_spinor) * out, int mu, int s,
+                                               const DIRAC_TMPL_SPINOR *psi) {
+  DIRAC_F_(dirac_spin_project)(out, mu, s, psi);
+}
 /* out = sum_mu [(1 - gamma_mu) uup[mu] up[mu] + (1 + gamma_mu) udn[mu]^+ dn[mu]]: up[mu] =
  * psi(x+mu), dn[mu] = psi(x-mu), uup[mu] = U_mu(x), udn[mu] = U_mu(x-mu). `out` must not
  * alias an input. */

@@ -122,8 +122,8 @@ static void DOP_(halo_pack)(const dirac_halo *h, const DOP_SPINOR *in, int ishif
     const DOP_SPINOR *psi = in + (h->send_site[k] - ishift);
     switch (h->send_dir[k]) { /* constant directions: the projections fold */
 #define DOP_PROJECT_(mu)                                                                       \
-  case mu: DOP_(dirac_spin_project)(&send[k], mu, -1, psi); break;                              \
-  case mu + 4: DOP_(dirac_spin_project)(&send[k], mu, +1, psi); break;
+  case mu: DOP_(dirac_cpu_spin_project)(&send[k], mu, -1, psi); break;                          \
+  case mu + 4: DOP_(dirac_cpu_spin_project)(&send[k], mu, +1, psi); break;
       DOP_PROJECT_(0) DOP_PROJECT_(1) DOP_PROJECT_(2) DOP_PROJECT_(3)
 #undef DOP_PROJECT_
       default: break;
