@@ -340,40 +340,39 @@ static void check_prefetch_tuner(const dirac_op *D) {
   DT_FREE(bf);
 }
 
+/* Applies the bare hopping term of the Wilson operator on u DIRAC_CPU_PREFETCH_CALLS times,
+ * checking that its class is being timed before each call; returns the choice made. */
+static int hop_until_chosen(const suNg_field *u, const dirac_bc *bc, uint64_t draw,
+                            const char *tag) {
+  const dirac_op D = dirac_op_make(u, -0.4, 0., bc);
+  spinor_field *in = dt_spinor(&glat_odd), *out = dt_spinor(&glat_even);
+  dt_random_spinor_field(in, draw);
+  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
+    CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "%s: chosen after %d calls", tag, n);
+    Dphi_hop(out, &D, in);
+  }
+  const int choice = dirac_cpu_prefetch(0, 0, 0);
+  CHECK(choice == 0 || choice == 1, "%s: no prefetch choice after %d calls", tag,
+        DIRAC_CPU_PREFETCH_CALLS);
+  DT_FREE(in);
+  DT_FREE(out);
+  return choice;
+}
+
 /* The timing of the stream prefetch belongs to a geometry: after the class of the bare
  * hopping term has chosen, a new geometry_init (here of the same lattice, which frees the
  * fields of the old one) makes it time again. Frees u. */
 static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const int np[4],
                                         int force) {
   dirac_set_cpu_prefetch(-1);
-  const dirac_op D = dirac_op_make(u, -0.4, 0., bc);
-  spinor_field *in = dt_spinor(&glat_odd), *out = dt_spinor(&glat_even);
-  dt_random_spinor_field(in, 5);
-  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) Dphi_hop(out, &D, in);
-  const int before = dirac_cpu_prefetch(0, 0, 0);
-  CHECK(before == 0 || before == 1, "bare hopping term: no prefetch choice after %d calls",
-        DIRAC_CPU_PREFETCH_CALLS);
-  DT_FREE(in);
-  DT_FREE(out);
+  const int before = hop_until_chosen(u, bc, 5, "old geometry");
   DT_FREE(u);
   dt_geometry(glb, np, force);
   CHECK(dirac_cpu_prefetch(0, 0, 0) == -1,
         "the prefetch choice of the old geometry (%d) survived geometry_init", before);
   suNg_field *v = dt_gauge();
   warm_gauge(v, 0.6, 11);
-  const dirac_op E = dirac_op_make(v, -0.4, 0., bc);
-  in = dt_spinor(&glat_odd);
-  out = dt_spinor(&glat_even);
-  dt_random_spinor_field(in, 6);
-  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
-    CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "new geometry: chosen after %d calls", n);
-    Dphi_hop(out, &E, in);
-  }
-  const int after = dirac_cpu_prefetch(0, 0, 0);
-  CHECK(after == 0 || after == 1, "new geometry: no prefetch choice after %d calls",
-        DIRAC_CPU_PREFETCH_CALLS);
-  DT_FREE(in);
-  DT_FREE(out);
+  hop_until_chosen(v, bc, 6, "new geometry");
   DT_FREE(v);
 }
 
