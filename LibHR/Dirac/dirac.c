@@ -193,7 +193,8 @@ static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
           "CPU stream prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms with, "
           "%.3g ms without)\n",
           t->single ? "single" : "double", epilogue[t->epilogue],
-          t->full ? "the lattice" : "one parity", t->choice ? "on" : "off", 1e3 * t->fastest[1], 1e3 * t->fastest[0]);
+          t->full ? "the lattice" : "one parity", t->choice ? "on" : "off", 1e3 * t->fastest[1],
+          1e3 * t->fastest[0]);
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
