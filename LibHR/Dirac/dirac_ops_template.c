@@ -49,6 +49,7 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
   const DOP_HALF *hup[4], *hdn[4];
   const DOP_MAT *uu[4], *ud[4];
   const DOP_MAT *ux = u + 8 * (ix - ushift);
+  DIRAC_CPU_UNROLL
   for (int mu = 0; mu < 4; mu++) {
     const int iy = iup(ix, mu), iz = idn(ix, mu);
     up[mu] = in + (iy - ishift);
@@ -69,6 +70,7 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
   if (ix + DIRAC_PF_DIST < pf_end) {
     /* prefetch the scattered neighbours of a site a few iterations ahead */
     const int jx = ix + DIRAC_PF_DIST;
+    DIRAC_CPU_UNROLL
     for (int mu = 0; mu < 4; mu++) {
       const int jy = iup(jx, mu), jz = idn(jx, mu);
       if (jy >= ishift && jz >= ishift) {
