@@ -16,7 +16,8 @@
  * Where the operator exchanges a halo (MPI process grids) a line per operator gives the
  * exchanges and bytes per call (spin-projected half spinors), the time spent waiting for them
  * after the inner pieces with and without overlap, and the fraction of the exchange hidden
- * behind the inner pieces.
+ * behind the inner pieces; on the CPU a second line gives rank 0's time per output site in the
+ * loop over the inner pieces and in the loop over the boundary pieces.
  * In GPU builds the operators run on the GPU path: every timing ends with a device
  * synchronisation, the ceiling is the bandwidth of the field algebra's r += c s on device
  * spinor fields of the operator's footprint (two reads and a write, measured in the same run),
@@ -295,6 +296,13 @@ int main(int argc, char **argv) {
                 ops[k].name, single ? "single" : "double", (double)comm.exchanges / calls,
                 comm.bytes_sent / calls, 1e6 * comm.pack_seconds / calls, 1e6 * w[0], 1e6 * w[1],
                 1e9 * t_off / sites, w[1] > 0 ? 100. * (1. - w[0] / w[1]) : 0.);
+        if (comm.inner_sites > 0 && comm.boundary_sites > 0) /* rank 0's loops */
+          lprintf("BENCH", 0,
+                  "  loops %s %s: inner pieces %.1f ns per output site (exchange progressing), "
+                  "boundary pieces %.1f ns per output site, on one rank\n",
+                  ops[k].name, single ? "single" : "double",
+                  1e9 * comm.inner_seconds / comm.inner_sites,
+                  1e9 * comm.boundary_seconds / comm.boundary_sites);
       }
     }
   if (!on_gpu) { /* what the CPU loops chose (cpu:prefetch = auto), per class of kernel */

@@ -79,10 +79,13 @@ int dirac_cpu_prefetch(int single, int epilogue, int full);
 /* Halo exchanges of the operators (half spinors; CPU loops and GPU path) since the last
  * reset: their number, the bytes this process sent, the seconds spent projecting and posting
  * them, and the seconds spent waiting for them after the inner pieces (the part of the
- * exchange not hidden). */
+ * exchange not hidden). For the CPU loops of applications with a halo, also the seconds of
+ * the loop over the inner pieces (the exchange progressing meanwhile) and over the boundary
+ * pieces, and the output sites of each (all in the first with the overlap off). */
 typedef struct {
   long exchanges;
   double bytes_sent, pack_seconds, wait_seconds;
+  double inner_seconds, boundary_seconds, inner_sites, boundary_sites;
 } dirac_comm_stats;
 /* The statistics so far (this process). */
 dirac_comm_stats dirac_comm_stats_get(void);

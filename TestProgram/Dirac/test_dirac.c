@@ -13,6 +13,8 @@
  *     threads give the same bits;
  *   checksums <chi, op psi> equal on every process grid (--write / --compare FILE), and a
  *     hash of the bits of op psi too (the site kernels give the same bits on every grid);
+ *   the CPU loops' halo statistics: one exchange of half spinors per application, the output
+ *     sites split between the inner and the boundary loop as the pieces are;
  *   GPU builds: the GPU path (kernels per piece, device halo exchange) equals the CPU loops
  *     for every operator, both precisions, overlap on and off, and never reads stale copies.
  * Usage: test_dirac NP_T NP_X NP_Y NP_Z [--write FILE | --compare FILE] */
@@ -374,6 +376,57 @@ static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const
   warm_gauge(v, 0.6, 11);
   hop_until_chosen(v, bc, 6, "new geometry");
   DT_FREE(v);
+}
+
+/* The CPU loops' halo statistics (dirac_comm_stats_get): per application of the hopping term
+ * with a halo one exchange of half spinors, and the output sites split between the loop over
+ * the inner pieces and the loop over the boundary pieces as the pieces of the output geometry
+ * are (all in the boundary loop, which then also runs the inner pieces, with the overlap off);
+ * nothing without a halo. */
+static void check_cpu_halo_stats(const dirac_op *D) {
+  dirac_op Dc = *D;
+  Dc.backend = HR_BACKEND_CPU;
+  const geometry_descriptor *outs[3] = {&glat_even, &glat_odd, &glattice};
+  const geometry_descriptor *ins[3] = {&glat_odd, &glat_even, &glattice};
+  for (int k = 0; k < 3; k++) {
+    const geometry_descriptor *og = outs[k];
+    double inner = 0, boundary = 0;
+    for (int p = 0; p < og->local_master_pieces; p++)
+      *(p < og->inner_master_pieces ? &inner : &boundary) += _PIECE_LENGTH(og, p);
+    spinor_field *psi = dt_spinor(ins[k]), *b = dt_spinor(og);
+    spinor_field_flt *pf = dt_spinor_flt(ins[k]), *bf = dt_spinor_flt(og);
+    dt_random_spinor_field(psi, 61 + (uint64_t)k);
+    dt_to_flt(psi, pf);
+    for (int run = 0; run < 4; run++) { /* double, single; overlap on, off */
+      const int flt = run % 2, overlap = run < 2;
+      const size_t want = sendrecv_bytes(ins[k], HR_LAYOUT_SPINOR,
+                                         flt ? sizeof(dirac_half_spinor_flt)
+                                             : sizeof(dirac_half_spinor));
+      const int halo = want > 0;
+      dirac_set_comm_overlap(overlap);
+      dirac_comm_stats_reset();
+      if (flt) Dphi_hop_flt(bf, &Dc, pf); else Dphi_hop(b, &Dc, psi);
+      const dirac_comm_stats st = dirac_comm_stats_get();
+      const double want_in = halo && overlap ? inner : 0;
+      const double want_bd = halo ? (overlap ? boundary : inner + boundary) : 0;
+      CHECK(st.exchanges == halo && st.bytes_sent == (double)want,
+            "CPU halo, output on %s%s: %ld exchanges of %.0f bytes, want %d of %zu", k == 2 ?
+            "the lattice" : k == 0 ? "even sites" : "odd sites", flt ? ", single" : "",
+            st.exchanges, st.bytes_sent, halo, want);
+      CHECK(st.inner_sites == want_in && st.boundary_sites == want_bd &&
+                st.inner_seconds >= 0 && st.boundary_seconds >= 0 &&
+                (halo || st.inner_seconds + st.boundary_seconds == 0),
+            "CPU halo, output on %s%s, overlap %s: %.0f inner and %.0f boundary sites timed "
+            "(%g s, %g s), want %.0f and %.0f", k == 2 ? "the lattice" : k == 0 ? "even sites"
+            : "odd sites", flt ? ", single" : "", overlap ? "on" : "off", st.inner_sites,
+            st.boundary_sites, st.inner_seconds, st.boundary_seconds, want_in, want_bd);
+    }
+    dirac_set_comm_overlap(1);
+    DT_FREE(psi);
+    DT_FREE(b);
+    DT_FREE(pf);
+    DT_FREE(bf);
+  }
 }
 
 #if HR_GPU_ENABLED
@@ -950,6 +1003,10 @@ int main(int argc, char **argv) {
     check_gauge_covariance(D, tag);
     snprintf(name, sizeof name, "%s: gauge covariance", tag);
     tc_case_end(name);
+    if (!clov) {
+      check_cpu_halo_stats(D);
+      tc_case_end("CPU loops: halo statistics, sites of the inner and boundary loops");
+    }
 #if HR_GPU_ENABLED
     check_gpu_vs_cpu(D, tag);
     snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
