@@ -378,6 +378,20 @@ static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const
   DT_FREE(v);
 }
 
+/* out = op(in) on one backend, in double (d) and single (f) precision. */
+typedef struct {
+  const char *name;
+  op_dbl d;
+  op_flt f;
+  const geometry_descriptor *out_g, *in_g;
+} gpu_case;
+
+/* The hopping term between the parities and on the full lattice. */
+static const gpu_case hop_cases[3] = {
+    {"Dphi_hop (even <- odd)", Dphi_hop, Dphi_hop_flt, &glat_even, &glat_odd},
+    {"Dphi_hop (odd <- even)", Dphi_hop, Dphi_hop_flt, &glat_odd, &glat_even},
+    {"Dphi_hop (full)", Dphi_hop, Dphi_hop_flt, &glattice, &glattice}};
+
 /* The CPU loops' halo statistics (dirac_comm_stats_get): per application of the hopping term
  * with a halo one exchange of half spinors, and the output sites split between the loop over
  * the inner pieces and the loop over the boundary pieces as the pieces of the output geometry
@@ -386,40 +400,38 @@ static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const
 static void check_cpu_halo_stats(const dirac_op *D) {
   dirac_op Dc = *D;
   Dc.backend = HR_BACKEND_CPU;
-  const geometry_descriptor *outs[3] = {&glat_even, &glat_odd, &glattice};
-  const geometry_descriptor *ins[3] = {&glat_odd, &glat_even, &glattice};
   for (int k = 0; k < 3; k++) {
-    const geometry_descriptor *og = outs[k];
+    const gpu_case *c = &hop_cases[k];
+    const geometry_descriptor *og = c->out_g;
     double inner = 0, boundary = 0;
     for (int p = 0; p < og->local_master_pieces; p++)
       *(p < og->inner_master_pieces ? &inner : &boundary) += _PIECE_LENGTH(og, p);
-    spinor_field *psi = dt_spinor(ins[k]), *b = dt_spinor(og);
-    spinor_field_flt *pf = dt_spinor_flt(ins[k]), *bf = dt_spinor_flt(og);
+    spinor_field *psi = dt_spinor(c->in_g), *b = dt_spinor(og);
+    spinor_field_flt *pf = dt_spinor_flt(c->in_g), *bf = dt_spinor_flt(og);
     dt_random_spinor_field(psi, 61 + (uint64_t)k);
     dt_to_flt(psi, pf);
     for (int run = 0; run < 4; run++) { /* double, single; overlap on, off */
       const int flt = run % 2, overlap = run < 2;
-      const size_t want = sendrecv_bytes(ins[k], HR_LAYOUT_SPINOR,
+      const size_t want = sendrecv_bytes(c->in_g, HR_LAYOUT_SPINOR,
                                          flt ? sizeof(dirac_half_spinor_flt)
                                              : sizeof(dirac_half_spinor));
       const int halo = want > 0;
       dirac_set_comm_overlap(overlap);
       dirac_comm_stats_reset();
-      if (flt) Dphi_hop_flt(bf, &Dc, pf); else Dphi_hop(b, &Dc, psi);
+      if (flt) c->f(bf, &Dc, pf); else c->d(b, &Dc, psi);
       const dirac_comm_stats st = dirac_comm_stats_get();
       const double want_in = halo && overlap ? inner : 0;
       const double want_bd = halo ? (overlap ? boundary : inner + boundary) : 0;
       CHECK(st.exchanges == halo && st.bytes_sent == (double)want,
-            "CPU halo, output on %s%s: %ld exchanges of %.0f bytes, want %d of %zu", k == 2 ?
-            "the lattice" : k == 0 ? "even sites" : "odd sites", flt ? ", single" : "",
-            st.exchanges, st.bytes_sent, halo, want);
+            "CPU halo, %s%s: %ld exchanges of %.0f bytes, want %d of %zu", c->name,
+            flt ? ", single" : "", st.exchanges, st.bytes_sent, halo, want);
       CHECK(st.inner_sites == want_in && st.boundary_sites == want_bd &&
                 st.inner_seconds >= 0 && st.boundary_seconds >= 0 &&
                 (halo || st.inner_seconds + st.boundary_seconds == 0),
-            "CPU halo, output on %s%s, overlap %s: %.0f inner and %.0f boundary sites timed "
-            "(%g s, %g s), want %.0f and %.0f", k == 2 ? "the lattice" : k == 0 ? "even sites"
-            : "odd sites", flt ? ", single" : "", overlap ? "on" : "off", st.inner_sites,
-            st.boundary_sites, st.inner_seconds, st.boundary_seconds, want_in, want_bd);
+            "CPU halo, %s%s, overlap %s: %.0f inner and %.0f boundary sites timed (%g s, "
+            "%g s), want %.0f and %.0f", c->name, flt ? ", single" : "", overlap ? "on" : "off",
+            st.inner_sites, st.boundary_sites, st.inner_seconds, st.boundary_seconds, want_in,
+            want_bd);
     }
     dirac_set_comm_overlap(1);
     DT_FREE(psi);
@@ -440,20 +452,6 @@ static dirac_op on_backend(const dirac_op *D, int gpu) {
 /* Largest relative difference allowed between the two backends (rounding only). */
 #define GPU_TOL_DBL 1e-13
 #define GPU_TOL_FLT 2e-6
-
-/* out = op(in) on one backend, in double (d) and single (f) precision. */
-typedef struct {
-  const char *name;
-  op_dbl d;
-  op_flt f;
-  const geometry_descriptor *out_g, *in_g;
-} gpu_case;
-
-/* The hopping term between the parities and on the full lattice. */
-static const gpu_case hop_cases[3] = {
-    {"Dphi_hop (even <- odd)", Dphi_hop, Dphi_hop_flt, &glat_even, &glat_odd},
-    {"Dphi_hop (odd <- even)", Dphi_hop, Dphi_hop_flt, &glat_odd, &glat_even},
-    {"Dphi_hop (full)", Dphi_hop, Dphi_hop_flt, &glattice, &glattice}};
 
 /* The GPU path (device kernels per piece, device halo exchange) gives the CPU loops' results
  * for every operator in both precisions, with overlap on and off; a GPU output is current on
