@@ -417,7 +417,7 @@ void hr_gpu_copy_to_host_at(void *host, const void *device, size_t bytes, const 
 #define hr_gpu_copy_to_host(host, device, bytes)                                               \
   hr_gpu_copy_to_host_at(host, device, bytes, __FILE__ ":" HR_STR(__LINE__))
 /* Copies of a halo exchange staged through host memory (MPI not reading device memory,
- * HR_GPU_HOST_STAGED=1): counted as communication (HR_XFER_HALO_*), not as data moved. */
+ * HR_GPU_HALO=host): counted as communication (HR_XFER_HALO_*), not as data moved. */
 void hr_gpu_copy_halo_to_host(void *host, const void *device, size_t bytes);
 void hr_gpu_copy_halo_to_device(void *device, const void *host, size_t bytes);
 /* The same without waiting: ordered after every kernel launched before it and before every
@@ -476,7 +476,7 @@ void hr_gpu_device_name(char *buf, size_t len);
  * the emulated backend, CUDA-aware MPI by MPIX_Query_cuda_support; else host staging),
  * device (device pointers handed to MPI: for a CUDA-aware MPI that does not say so) or host
  * (staged through host buffers). Input key gpu:halo = auto|device|host (hr_setup); the
- * environment variable HR_GPU_HOST_STAGED=1 forces host staging over any choice. */
+ * environment variable HR_GPU_HALO (auto|device|host) overrides the key; a bad value stops. */
 typedef enum {
   HR_GPU_HALO_AUTO = 0,
   HR_GPU_HALO_DEVICE = 1,

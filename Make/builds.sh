@@ -43,7 +43,7 @@ hr_build_env() {
   case "$1" in
     su3-fund) echo "HR_LONG_TESTS=1";;
     # the emulated build also runs the host-staged halo exchange (as without CUDA-aware MPI)
-    emulated-mpi-su3-fund) echo "HR_GPU_HOST_STAGED=1";;
+    emulated-mpi-su3-fund) echo "HR_GPU_HALO=host";;
     *)        echo "";;
   esac
 }

@@ -5,8 +5,9 @@
 # the machine's GPU (or unpacks the tree gpu_device_prepare.sh built, HR_DEVICE_PREBUILD),
 # then, each step with its own time limit and its log in LOGDIR (default /tmp/hr_device_logs):
 #   1. nvidia-smi, nvcc --version, the configure and build logs;
-#   2. make check: every test, the GPU-vs-CPU comparisons included, on the real device (with
-#      the Open MPI of .devcheck/mpi, if there, on process grids sharing the GPU);
+#   2. make check: every test, the GPU-vs-CPU comparisons included, on the real device, on one
+#      process (with the Open MPI of .devcheck/mpi and HR_DEVICE_GRIDS=1: on process grids
+#      sharing the GPU);
 #   3. the benchmarks: Dirac operators on 16^4 and 48x24^3 against the device bandwidth and
 #      the bound per site, the field algebra, the solvers, an HMC and a Wilson-flow run;
 #   4. sass: Make/sass_check.sh (the width of every global load and store in the SASS of the
@@ -14,22 +15,27 @@
 #   5. compute-sanitizer memcheck of test_dirac and test_linear_algebra (if installed);
 #   6. wide: the Dirac kernels rebuilt with HR_GPU_WIDE_LOADS=1 (one 128-bit access per unit,
 #      with the spills ptxas then needs; Doc/gpu.md, "Wide loads") and the Dirac benchmark
-#      on 16^4 and 48x24^3 again, to compare with step 3 (the tree keeps the wide loads).
+#      on 16^4 and 48x24^3 again, to compare with step 3 (the tree keeps the wide loads;
+#      with the library gpu_device_prepare.sh built with them, .devcheck/wide, the tree stays);
+#   7. cudampi: with the CUDA-aware Open MPI of .devcheck/ompi_cuda.tar.gz
+#      (gpu_device_prepare.sh, HR_DEVICE_OMPI_CUDA) and HR_GPU_HALO=device: the Dirac, field
+#      and field-algebra tests on their process grids (the processes share the GPU), and the
+#      Dirac benchmark on two processes, the halo handed to MPI in device memory and staged
+#      through the host.
 # A benchmark killed by a signal runs once more under cuda-gdb (if installed), for a backtrace.
 # The whole run keeps within HR_DEVICE_BUDGET seconds (default 540): a step whose time is
 # short is cut at the budget, and the steps after it are skipped. After every step the logs
 # are packed into $OUT/device_logs.tar.gz (when OUT is set), so a run stopped from outside
-# still returns what it did. HR_DEVICE_STEPS (default "build check bench sass sanitizer wide")
-# selects steps; HR_DEVICE_ARCH (default: the GPU's compute capability from nvidia-smi, else
-# 90) the sm_XX to build for; HR_DEVICE_CHECK_SECONDS (default 300) the limit of make check
-# (on process grids, with MPI, it needs more: 290 s ran about two thirds of it on an H200).
-# Prints one line per step (ok / FAILED / skipped) and exits
-# non-zero if any failed.
+# still returns what it did. HR_DEVICE_STEPS (default "build check bench sass sanitizer wide
+# cudampi") selects steps; HR_DEVICE_ARCH (default: the GPU's compute capability from
+# nvidia-smi, else 90) the sm_XX to build for; HR_DEVICE_CHECK_SECONDS (default 300) the limit
+# of make check (on process grids it needs more: 290 s ran about two thirds of it on an H200).
+# Prints one line per step (ok / FAILED / skipped) and exits non-zero if any failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=${1:-/tmp/hr_device_logs}
 mkdir -p "$logs"
-steps=${HR_DEVICE_STEPS:-build check bench sass sanitizer wide}
+steps=${HR_DEVICE_STEPS:-build check bench sass sanitizer wide cudampi}
 budget=${HR_DEVICE_BUDGET:-540}
 start=$SECONDS
 dc="$top/.devcheck"
@@ -66,11 +72,15 @@ if [ -z "$tarball" ] && [ ! -f "$prebuilt" ]; then
   exit 2
 fi
 hr_dev_deps "$dc/debs"
-mpirun_arg=()
+mpirun_arg=("HR_MPIRUN=") # one process: make check skips the grids of several processes
 if [ -d "$dc/mpi" ]; then # Open MPI from gpu_device_prepare.sh (HR_DEVICE_MPI=1)
   if hr_dev_mpi "$dc/mpi" > "$logs/mpi.txt" 2>&1; then
-    mpirun_arg=("HR_MPIRUN=$HR_MPIRUN")
-    echo "gpu_device_check: Open MPI runs (tests on process grids, the processes share the GPU)"
+    if [ "${HR_DEVICE_GRIDS:-0}" = 1 ]; then
+      mpirun_arg=("HR_MPIRUN=$HR_MPIRUN")
+      echo "gpu_device_check: Open MPI runs (tests on process grids, the processes share the GPU)"
+    else
+      echo "gpu_device_check: Open MPI runs (make check on one process; grids: HR_DEVICE_GRIDS=1)"
+    fi
   else
     echo "gpu_device_check: Open MPI does not run here:"; tail -5 "$logs/mpi.txt"
   fi
@@ -197,17 +207,31 @@ fi
 
 if want wide; then
   # last: it leaves the tree with the wide loads
-  if [ "$(limit 150)" -lt 150 ]; then
+  need=150 # the rebuild here and two benchmarks; with the prebuilt library the benchmarks
+  [ -f "$dc/wide/libhr.so.0.gz" ] && need=60
+  if [ "$(limit $need)" -lt $need ]; then
     note wide skipped
   else
-    find "$build/LibHR/Dirac" -name 'dirac_gpu_cuda.*o' -delete
-    if timeout 100 make -C "$build/LibHR" NVCCFLAGS=-DHR_GPU_WIDE_LOADS=1 \
-         > "$logs/wide_build.log" 2>&1; then
+    # the library built with wide loads by gpu_device_prepare.sh (first in the library path
+    # of the program itself, not of its libtool wrapper), else the tree rebuilt here
+    bench=(./speed_test_diracoperator)
+    if [ -f "$dc/wide/libhr.so.0.gz" ]; then
+      gunzip -c "$dc/wide/libhr.so.0.gz" > "$dc/wide/libhr.so.0"
+    fi
+    if [ -f "$dc/wide/libhr.so.0" ]; then
+      bench=(env "LD_LIBRARY_PATH=$dc/wide:$build/LibHR/.libs:$LD_LIBRARY_PATH"
+             ./.libs/speed_test_diracoperator)
+      echo "prebuilt: $dc/wide/libhr.so.0" > "$logs/wide_build.log"
+    else
+      find "$build/LibHR/Dirac" -name 'dirac_gpu_cuda.*o' -delete
+    fi
+    if [ -f "$dc/wide/libhr.so.0" ] || timeout 100 make -C "$build/LibHR" \
+         NVCCFLAGS=-DHR_GPU_WIDE_LOADS=1 > "$logs/wide_build.log" 2>&1; then
       for inp in input_file_dirac input_file_dirac_large; do
         tl=$(limit 60)
         [ "$tl" = 0 ] && break
-        (cd "$build/Benchmarks" && timeout "$tl" ./speed_test_diracoperator \
-           -i "$src/Benchmarks/$inp") > "$logs/bench_wide_$inp.log" 2>&1
+        (cd "$build/Benchmarks" && timeout "$tl" "${bench[@]}" -i "$src/Benchmarks/$inp") \
+          > "$logs/bench_wide_$inp.log" 2>&1
         grep -E 'op=' "$logs/bench_wide_$inp.log" | head -12
       done
       note wide ok
@@ -215,6 +239,49 @@ if want wide; then
       tail -20 "$logs/wide_build.log"
       note wide FAILED
     fi
+  fi
+fi
+
+if want cudampi; then
+  # the exchanges handed device memory: the tests of the Dirac operators, the field
+  # exchanges and the field algebra on their process grids, and the Dirac benchmark on two
+  # processes (device halo against host staging), under the CUDA-aware Open MPI that
+  # gpu_device_prepare.sh built (HR_DEVICE_OMPI_CUDA), the processes sharing the GPU
+  if [ ! -f "$dc/ompi_cuda.tar.gz" ] || [ "$(limit 60)" -lt 60 ]; then
+    note cudampi skipped
+  else
+    tar xzf "$dc/ompi_cuda.tar.gz" -C /
+    touch "$logs/cudampi.start"
+    (
+      unset PMIX_INSTALL_PREFIX PMIX_MCA_mca_base_component_path OPAL_SYSCONFDIR OMPI_MCA_btl \
+            OMPI_MCA_btl_vader_single_copy_mechanism
+      export OPAL_PREFIX=$hr_ompi_cuda PATH=$hr_ompi_cuda/bin:$PATH
+      export LD_LIBRARY_PATH=$hr_ompi_cuda/lib:$LD_LIBRARY_PATH HR_GPU_HALO=device
+      mpirun=$hr_ompi_cuda/bin/mpirun
+      ompi_info --parsable --all | grep -E 'built_with_cuda_support:value|mpi_ext' | head -3
+      "$mpirun" -np 2 hostname || exit 1
+      rc=0
+      for d in Dirac Memory LinearAlgebra; do
+        t=$(limit 150)
+        [ "$t" = 0 ] && break
+        timeout "$t" make -k -C "$build/TestProgram/$d" check HR_MPIRUN="$mpirun" || rc=1
+      done
+      sed 's/^NP_T = 1/NP_T = 2/' "$src/Benchmarks/input_file_dirac_large" > "$logs/in_np2"
+      for path in device host; do
+        t=$(limit 60)
+        [ "$t" = 0 ] && break
+        echo "== two processes, HR_GPU_HALO=$path"
+        (cd "$build/Benchmarks" && HR_GPU_HALO=$path timeout "$t" "$mpirun" -np 2 \
+           ./speed_test_diracoperator -i "$logs/in_np2") 2>&1 |
+          grep -E 'op=|halo|exchange|GPU' | head -30
+      done
+      exit $rc
+    ) > "$logs/cudampi.log" 2>&1 && note cudampi ok || note cudampi FAILED
+    grep -E '^(PASS|FAIL|ERROR|SKIP):|# (TOTAL|PASS|FAIL)|built_with_cuda' "$logs/cudampi.log" |
+      head -40
+    find "$build/TestProgram" -name '*.log' -newer "$logs/cudampi.start" \
+      -exec grep -l -E '^(FAIL|ERROR)' {} + 2> /dev/null | head -6 |
+      while read -r f; do cp "$f" "$logs/cudampi_failed_$(basename "$f")"; done
   fi
 fi
 

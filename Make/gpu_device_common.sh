@@ -6,6 +6,7 @@
 hr_src=/tmp/hr_src
 hr_build=/tmp/hr_build
 hr_deps=/tmp/hr_deps
+hr_ompi_cuda=/tmp/hr_ompi_cuda # a CUDA-aware Open MPI (gpu_device_prepare.sh, HR_DEVICE_OMPI_CUDA)
 
 # hr_dev_unpack DEBDIR DEST: unpack the files of the .deb packages of DEBDIR under DEST (dpkg
 # -x, or where there is no dpkg the data.tar.* of the ar archive), installing nothing.

@@ -11,7 +11,10 @@
 # 16 cores of an H100 machine) then costs no device time. With HR_DEVICE_MPI=1 as well, the
 # tree is configured with --enable-mpi and the Debian packages of Open MPI (4 MB) go into
 # .devcheck/mpi, so that the GPU machine (which has no MPI) runs the tests on process grids,
-# several processes sharing its GPU (Make/gpu_device_common.sh, hr_dev_mpi).
+# several processes sharing its GPU (Make/gpu_device_common.sh, hr_dev_mpi). The prebuilt
+# tree comes with the library built once more with HR_GPU_WIDE_LOADS=1 (.devcheck/wide). With
+# HR_DEVICE_OMPI_CUDA=1, the Open MPI installed (with --with-cuda) in /tmp/hr_ompi_cuda is
+# packed too, for the CUDA-aware halo tests (Doc/gpu.md, "Running on a GPU machine").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -49,8 +52,27 @@ if [ -n "${HR_DEVICE_PREBUILD:-}" ]; then
   fi
   # the objects of the library are not make targets: left out (the shared library is kept)
   tar czf "$out/prebuilt.tar.gz" -C / --exclude='*/.libs/*.o' "${hr_src#/}" "${hr_build#/}"
+  # the library once more with wide loads (HR_GPU_WIDE_LOADS=1), for the step wide of
+  # gpu_device_check.sh, which runs the Dirac benchmark with it first in the library path
+  find "$hr_build/LibHR/Dirac" -name 'dirac_gpu_cuda.*o' -delete
+  if ! make -C "$hr_build/LibHR" NVCCFLAGS=-DHR_GPU_WIDE_LOADS=1 > "$logs/wide.log" 2>&1; then
+    tail -30 "$logs/wide.log"
+    echo "gpu_device_prepare: the build with HR_GPU_WIDE_LOADS=1 failed" >&2
+    exit 1
+  fi
+  mkdir -p "$out/wide"
+  gzip -c "$hr_build/LibHR/.libs/libhr.so.0" > "$out/wide/libhr.so.0.gz"
   rm -f "$out"/libhr-*.tar.gz # the prebuilt tree holds the sources
   rm -rf "$logs"
+fi
+if [ -n "${HR_DEVICE_OMPI_CUDA:-}" ]; then
+  # a CUDA-aware Open MPI installed here under /tmp/hr_ompi_cuda (Doc/gpu.md, "Running on a
+  # GPU machine"), for the step cudampi of gpu_device_check.sh
+  . "$top/Make/gpu_device_common.sh"
+  [ -x "$hr_ompi_cuda/bin/mpirun" ] ||
+    { echo "gpu_device_prepare: no Open MPI in $hr_ompi_cuda (HR_DEVICE_OMPI_CUDA)" >&2; exit 1; }
+  tar czf "$out/ompi_cuda.tar.gz" -C / --exclude='*/share/doc' --exclude='*/share/man' \
+    --exclude='*/include' "${hr_ompi_cuda#/}"
 fi
 echo "gpu_device_prepare: $(ls "$out"/*.tar.gz) and $(ls "$out/debs" | wc -l) packages in $out"
 du -sh "$out"

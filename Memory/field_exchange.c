@@ -21,14 +21,32 @@ static hr_gpu_halo_path halo_path_choice = HR_GPU_HALO_AUTO;
 
 void hr_gpu_set_halo_path(hr_gpu_halo_path path) { halo_path_choice = path; }
 
-int hr_gpu_halo_through_device(void) {
-  static int staged_env = -1; /* HR_GPU_HOST_STAGED=1: host staging, whatever was chosen */
-  if (staged_env < 0) {
-    const char *env = getenv("HR_GPU_HOST_STAGED");
-    staged_env = env != NULL && atoi(env) > 0;
+/* The halo path set by the environment variable HR_GPU_HALO (auto, device or host; unset:
+ * auto), which overrides the input key: -1 until read. */
+static int halo_path_env(void) {
+  static int env_path = -1;
+  if (env_path < 0) {
+    const char *env = getenv("HR_GPU_HALO");
+    if (env == NULL || *env == '\0' || strcmp(env, "auto") == 0)
+      env_path = HR_GPU_HALO_AUTO;
+    else if (strcmp(env, "device") == 0)
+      env_path = HR_GPU_HALO_DEVICE;
+    else if (strcmp(env, "host") == 0)
+      env_path = HR_GPU_HALO_HOST;
+    else
+      hr_error_code(HR_EXIT_SETUP,
+                    "HR_GPU_HALO=%s: not a halo path; use auto, device or host (or unset it "
+                    "to follow the input key gpu:halo)",
+                    env);
   }
-  if (staged_env || halo_path_choice == HR_GPU_HALO_HOST) return 0;
-  if (halo_path_choice == HR_GPU_HALO_DEVICE) return 1;
+  return env_path;
+}
+
+int hr_gpu_halo_through_device(void) {
+  const int env = halo_path_env();
+  const int path = env != HR_GPU_HALO_AUTO ? env : (int)halo_path_choice;
+  if (path == HR_GPU_HALO_HOST) return 0;
+  if (path == HR_GPU_HALO_DEVICE) return 1;
 #if HR_GPU_BACKEND == HR_GPU_EMULATED
   return 1;
 #elif HR_WITH_MPI && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT

@@ -128,10 +128,24 @@ if ! (cd "$inputs" && "$prog" -i good_full.in) | grep -q "GPU backend: no$"; the
     echo "PASS: HR_GPU_DEVICE out of range"
   fi
   if [ -n "$HR_MPIRUN" ]; then check_devices 2 "$HR_MPIRUN" -np 2 --oversubscribe; fi
-  # gpu:halo forces the halo path (HR_GPU_HOST_STAGED=1 in the environment overrides device)
-  ( unset HR_GPU_HOST_STAGED; run_inputs 'gpu_*.in' "$prog" ) | tee "$work/gpu_runs"
+  # gpu:halo forces the halo path; HR_GPU_HALO in the environment overrides the key
+  ( unset HR_GPU_HALO; run_inputs 'gpu_*.in' "$prog" ) | tee "$work/gpu_runs"
   failures=$((failures + $(grep -c '^FAIL' "$work/gpu_runs")))
   checks=$((checks + $(grep -c -E '^(PASS|FAIL)' "$work/gpu_runs")))
+  expect_run "HR_GPU_HALO=host over gpu:halo = device" 0 out \
+    "[GPU][10]halo exchange (MPI builds): staged through host memory" \
+    env HR_GPU_HALO=host "$prog" -i gpu_halo_device.in
+  expect_run "HR_GPU_HALO=device over gpu:halo = host" 0 out \
+    "[GPU][10]halo exchange (MPI builds): device memory handed to MPI" \
+    env HR_GPU_HALO=device "$prog" -i gpu_halo_host.in
+  checks=$((checks + 1))
+  (cd "$inputs" && HR_GPU_HALO=hots "$prog" -i good_full.in) >"$work/out" 2>"$work/err"
+  rc=$?
+  if [ "$rc" -ne 4 ] || ! grep -q "HR_GPU_HALO=hots: not a halo path" "$work/err"; then
+    fail "HR_GPU_HALO=hots: exit code $rc, expected 4 with a message"
+  else
+    echo "PASS: HR_GPU_HALO misspelt"
+  fi
 fi
 
 echo "$checks checks, $failures failures"

@@ -6,7 +6,7 @@
  *   for each origin (a device exact sum brings k + 1 doubles and 4 k integers, <= 168 bytes; a
  *   field on the 8x4^3 lattice is >= 16 KiB), and no layout-converting field copy at all
  *   (origins named by a field kind). Halo exchanges staged through the host
- *   (HR_GPU_HOST_STAGED=1 with MPI) are communication and are only reported.
+ *   (HR_GPU_HALO=host with MPI) are communication and are only reported.
  * Three trajectories: pure gauge (Wilson plaquette + rectangles on two levels), with a
  * Wilson-clover fermion monomial (csw 1.1), and the same with open time boundaries (cG 1.3,
  * cF 1.2: zero boundary links and momenta). Every origin of the second is listed with the
