@@ -28,9 +28,11 @@
 # are packed into $OUT/device_logs.tar.gz (when OUT is set), so a run stopped from outside
 # still returns what it did. HR_DEVICE_STEPS (default "build check bench sass sanitizer wide
 # cudampi") selects steps; HR_DEVICE_ARCH (default: the GPU's compute capability from
-# nvidia-smi, else 90) the sm_XX to build for; HR_DEVICE_CHECK_SECONDS (default 300) the limit
-# of make check (on process grids it needs more: 290 s ran about two thirds of it on an H200).
-# Prints one line per step (ok / FAILED / skipped) and exits non-zero if any failed.
+# nvidia-smi, else 90) the sm_XX to build for; HR_DEVICE_BENCH (default all) the input files
+# of the benchmarks to run (e.g. "input_file_dirac input_file_flow"); HR_DEVICE_CHECK_SECONDS
+# (default 300) the limit of make check (on process grids it needs more: 290 s ran about two
+# thirds of it on an H200). Prints one line per step (ok / FAILED / skipped) and exits
+# non-zero if any failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=${1:-/tmp/hr_device_logs}
@@ -154,6 +156,7 @@ if want bench; then
              "speed_test_hmc input_file_hmc" \
              "speed_test_flow input_file_flow"; do
     set -- $run
+    case " ${HR_DEVICE_BENCH:-$2} " in *" $2 "*) ;; *) continue;; esac
     t=$(limit 90)
     if [ "$t" = 0 ]; then ok=2; break; fi
     (cd "$b" && timeout "$t" "./$1" -i "$src/Benchmarks/$2") > "$logs/bench_$1_$2.log" 2>&1

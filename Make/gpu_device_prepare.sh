@@ -13,8 +13,9 @@
 # .devcheck/mpi, so that the GPU machine (which has no MPI) runs the tests on process grids,
 # several processes sharing its GPU (Make/gpu_device_common.sh, hr_dev_mpi). The prebuilt
 # tree comes with the library built once more with HR_GPU_WIDE_LOADS=1 (.devcheck/wide). With
-# HR_DEVICE_OMPI_CUDA=1, the Open MPI installed (with --with-cuda) in /tmp/hr_ompi_cuda is
-# packed too, for the CUDA-aware halo tests (Doc/gpu.md, "Running on a GPU machine").
+# HR_DEVICE_OMPI_CUDA=1, a CUDA-aware Open MPI (Make/ompi_cuda_build.sh, /tmp/hr_ompi_cuda)
+# is packed too, for the halo tests through device memory (Doc/gpu.md, "Running on a GPU
+# machine").
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -66,11 +67,10 @@ if [ -n "${HR_DEVICE_PREBUILD:-}" ]; then
   rm -rf "$logs"
 fi
 if [ -n "${HR_DEVICE_OMPI_CUDA:-}" ]; then
-  # a CUDA-aware Open MPI installed here under /tmp/hr_ompi_cuda (Doc/gpu.md, "Running on a
-  # GPU machine"), for the step cudampi of gpu_device_check.sh
+  # a CUDA-aware Open MPI in /tmp/hr_ompi_cuda (built by Make/ompi_cuda_build.sh unless
+  # there), for the step cudampi of gpu_device_check.sh
   . "$top/Make/gpu_device_common.sh"
-  [ -x "$hr_ompi_cuda/bin/mpirun" ] ||
-    { echo "gpu_device_prepare: no Open MPI in $hr_ompi_cuda (HR_DEVICE_OMPI_CUDA)" >&2; exit 1; }
+  [ -x "$hr_ompi_cuda/bin/mpirun" ] || bash "$top/Make/ompi_cuda_build.sh"
   tar czf "$out/ompi_cuda.tar.gz" -C / --exclude='*/share/doc' --exclude='*/share/man' \
     --exclude='*/include' "${hr_ompi_cuda#/}"
 fi
