@@ -5,7 +5,7 @@
 # step cudampi; gpu_device_prepare.sh with HR_DEVICE_OMPI_CUDA=1 calls this when that folder
 # has no mpirun). Debian's own Open MPI is built without CUDA support. The source comes from
 # Debian's deb-src archive through private apt lists (nothing of the system's apt setup
-# changes); the build takes about 25 minutes on two cores. CUDA_DIR: default /usr/local/cuda.
+# changes); the build takes about 10 minutes on two cores. CUDA_DIR: default /usr/local/cuda.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/Make/gpu_device_common.sh"
