@@ -209,7 +209,8 @@ if want sanitizer; then
 fi
 
 if want wide; then
-  # last: it leaves the tree with the wide loads
+  # without the library prebuilt with wide loads, the tree is rebuilt with them (and the
+  # steps after this one use it)
   need=150 # the rebuild here and two benchmarks; with the prebuilt library the benchmarks
   [ -f "$dc/wide/libhr.so.0.gz" ] && need=60
   if [ "$(limit $need)" -lt $need ]; then
