@@ -14,6 +14,7 @@
 struct hr_comm_request {
   int in_use;
   int n;
+  int done; /* 1 once sendrecv_progress found every message complete: no more MPI calls */
 #if HR_WITH_MPI
   MPI_Request req[2 * HR_GEOMETRY_MAX_BUFFERS];
 #endif
@@ -53,6 +54,7 @@ static hr_comm_request *request_take(void) {
              HR_MAX_REQUESTS);
   r->in_use = 1;
   r->n = 0;
+  r->done = 0;
   return r;
 }
 
@@ -108,9 +110,8 @@ hr_comm_request *start_sendrecv_packed(const geometry_descriptor *g, hr_layout l
 
 void sendrecv_progress(hr_comm_request *r) {
 #if HR_WITH_MPI
-  if (r == NULL || r->n == 0) return;
-  int done = 0;
-  MPI_Testall(r->n, r->req, &done, MPI_STATUSES_IGNORE);
+  if (r == NULL || r->n == 0 || r->done) return;
+  MPI_Testall(r->n, r->req, &r->done, MPI_STATUSES_IGNORE);
 #else
   (void)r;
 #endif
