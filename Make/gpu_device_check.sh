@@ -18,10 +18,10 @@
 #      on 16^4 and 48x24^3 again, to compare with step 3 (the tree keeps the wide loads;
 #      with the library gpu_device_prepare.sh built with them, .devcheck/wide, the tree stays);
 #   7. cudampi: with the CUDA-aware Open MPI of .devcheck/ompi_cuda.tar.gz
-#      (gpu_device_prepare.sh, HR_DEVICE_OMPI_CUDA) and HR_GPU_HALO=device: the Dirac, field
-#      and field-algebra tests on their process grids (the processes share the GPU), and the
-#      Dirac benchmark on two processes, the halo handed to MPI in device memory and staged
-#      through the host.
+#      (gpu_device_prepare.sh, HR_DEVICE_OMPI_CUDA) and HR_GPU_HALO=device: the Dirac, field,
+#      field-algebra, observable, flow and HMC tests on their process grids (the processes
+#      share the GPU), and the Dirac benchmark on two processes, the halo handed to MPI in
+#      device memory and staged through the host.
 # A benchmark killed by a signal runs once more under cuda-gdb (if installed), for a backtrace.
 # The whole run keeps within HR_DEVICE_BUDGET seconds (default 540): a step whose time is
 # short is cut at the budget, and the steps after it are skipped. After every step the logs
@@ -265,10 +265,14 @@ if want cudampi; then
       ompi_info --parsable --all | grep -E 'built_with_cuda_support:value|mpi_ext' | head -3
       "$mpirun" -np 2 hostname || exit 1
       rc=0
-      for d in Dirac Memory LinearAlgebra; do
+      # each folder's tests (Update: the HMC on grids and two grids of its updates only)
+      for d in Dirac Memory LinearAlgebra Observables Flow Update; do
         t=$(limit 150)
         [ "$t" = 0 ] && break
-        timeout "$t" make -k -C "$build/TestProgram/$d" check HR_MPIRUN="$mpirun" || rc=1
+        tests=()
+        [ "$d" = Update ] && tests=(TESTS="test_hmc_grids.sh grid_2x1x1x1.grid grid_2x2x1x1.grid")
+        timeout "$t" make -k -j4 -C "$build/TestProgram/$d" check HR_MPIRUN="$mpirun" \
+          "${tests[@]}" || rc=1
       done
       sed 's/^NP_T = 1/NP_T = 2/' "$src/Benchmarks/input_file_dirac_large" > "$logs/in_np2"
       for path in device host; do
