@@ -76,6 +76,7 @@ hr_dev_mpi() {
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
   export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  export PMIX_MCA_pcompress_base_silence_warning=1 # its zlib component does not load there
   export HR_MPIRUN=$hr_ompi/usr/bin/orterun
   "$HR_MPIRUN" -np 2 sh -c 'echo "rank $OMPI_COMM_WORLD_RANK of $OMPI_COMM_WORLD_SIZE"'
 }
