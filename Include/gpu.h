@@ -482,6 +482,8 @@ typedef enum {
   HR_GPU_HALO_DEVICE = 1,
   HR_GPU_HALO_HOST = 2
 } hr_gpu_halo_path;
+/* The names of the halo paths in the order of hr_gpu_halo_path (the key, the environment). */
+#define HR_GPU_HALO_CHOICES "auto|device|host"
 /* Choose the halo path (before the first exchange). */
 void hr_gpu_set_halo_path(hr_gpu_halo_path path);
 /* 1 when halo exchanges hand device memory to MPI, 0 when they are staged through the host. */

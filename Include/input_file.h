@@ -102,6 +102,9 @@ _Noreturn void input_fail_block(const input_file *in, const char *block, int ind
 
 /* Name of the file the input came from. */
 const char *input_filename(const input_file *in);
+/* Index of `value` among the '|'-separated `choices` ("a|b|c"), or -1: how INPUT_CHOICE keys
+ * are read (for the same choices given elsewhere, e.g. in an environment variable). */
+int input_choice_index(const char *choices, const char *value);
 /* Free the parsed file. */
 void input_free(input_file *in);
 

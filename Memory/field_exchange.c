@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hr_error.h"
+#include "input_file.h"
 #include "memory_internal.h"
 
 #if HR_WITH_MPI && HR_GPU_BACKEND == HR_GPU_CUDA && defined(__has_include)
@@ -27,16 +28,12 @@ static int halo_path_env(void) {
   static int env_path = -1;
   if (env_path < 0) {
     const char *env = getenv("HR_GPU_HALO");
-    if (env == NULL || *env == '\0' || strcmp(env, "auto") == 0)
-      env_path = HR_GPU_HALO_AUTO;
-    else if (strcmp(env, "device") == 0)
-      env_path = HR_GPU_HALO_DEVICE;
-    else if (strcmp(env, "host") == 0)
-      env_path = HR_GPU_HALO_HOST;
-    else
+    env_path = env == NULL || *env == '\0' ? HR_GPU_HALO_AUTO
+                                           : input_choice_index(HR_GPU_HALO_CHOICES, env);
+    if (env_path < 0)
       hr_error_code(HR_EXIT_SETUP,
-                    "HR_GPU_HALO=%s: not a halo path; use auto, device or host (or unset it "
-                    "to follow the input key gpu:halo)",
+                    "HR_GPU_HALO=%s: not a halo path; use one of " HR_GPU_HALO_CHOICES
+                    " (or unset it to follow the input key gpu:halo)",
                     env);
   }
   return env_path;

@@ -181,7 +181,7 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
    * GPU) */
   int halo_path = HR_GPU_HALO_AUTO, links12 = 0;
   const input_key gpu_keys[] = {
-      {"gpu:halo", INPUT_CHOICE, &halo_path, "auto", "auto|device|host",
+      {"gpu:halo", INPUT_CHOICE, &halo_path, "auto", HR_GPU_HALO_CHOICES,
        "GPU halo exchanges: device memory to MPI where it reads it (auto), always (device), "
        "or staged through host memory (host)"},
       {"gpu:links", INPUT_CHOICE, &links12, "18", "18|12",

@@ -483,8 +483,7 @@ static int parse_integer(const char *s, long long lo, long long hi, long long *o
   return 0;
 }
 
-/* Index of `value` among the '|'-separated `choices`, or -1. */
-static int choice_index(const char *choices, const char *value) {
+int input_choice_index(const char *choices, const char *value) {
   int index = 0;
   size_t n = strlen(value);
   for (const char *c = choices; c != NULL; index++) {
@@ -650,7 +649,7 @@ static int convert_value(const input_key *k, const char *value, char *why, size_
         snprintf(why, whylen, "key of type INPUT_CHOICE without choices (a bug in the program)");
         return -1;
       }
-      int index = choice_index(k->choices, value);
+      int index = input_choice_index(k->choices, value);
       if (index < 0) {
         char near[INPUT_STRING_MAX];
         const char *suggestion = nearest_choice(k->choices, value, near, sizeof near);
