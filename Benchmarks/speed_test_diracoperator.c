@@ -23,6 +23,10 @@
  * spinor fields of the operator's footprint (two reads and a write, measured in the same run),
  * and each line also gives bound_ns_per_site = bytes_per_site / ceiling and, for the hopping
  * term, the bytes the kernel moves with its site tables (Doc/gpu.md, "Bytes per site").
+ * On the CPU (input key data_only = true, the default) each operator is timed again with the
+ * CPU loops moving its data without its arithmetic (dirac_set_cpu_data_only): a line
+ *   data-only <op> <prec>: ns_per_site=<> GBps=<> roofline_fraction=<>; the operator takes <r>
+ * gives the bound of the operator's own memory access pattern and the operator's time over it.
  * usage: [mpirun -np N] speed_test_diracoperator -i input_file_dirac (or input_file_dirac_large:
  * 48x24^3, larger than the caches) */
 #include <stdlib.h>
@@ -155,10 +159,13 @@ int main(int argc, char **argv) {
   geometry_params p;
   geometry_read_input(&p, in);
   double m0 = 0.1, csw = 1.0, min_time = 1.0;
+  int data_only = 1;
   input_key keys[] = {
       {"m0", INPUT_DOUBLE, &m0, "0.1", NULL, "bare mass"},
       {"csw", INPUT_DOUBLE, &csw, "1.0", NULL, "clover coefficient of the clover operator"},
       {"min_time", INPUT_DOUBLE, &min_time, "1.0", ">0", "seconds each operator is timed at least"},
+      {"data_only", INPUT_BOOL, &data_only, "true", NULL,
+       "time each operator also with the CPU loops moving its data only (dirac_set_cpu_data_only)"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   dirac_bc bc;
@@ -303,6 +310,22 @@ int main(int argc, char **argv) {
                   ops[k].name, single ? "single" : "double",
                   1e9 * comm.inner_seconds / comm.inner_sites,
                   1e9 * comm.boundary_seconds / comm.boundary_sites);
+      }
+      if (data_only && !on_gpu) {
+        /* the same operator with the CPU loops reading and writing its data only: the bound
+         * of its memory access pattern, measured (Doc/dirac.md, "The data-only bound") */
+        int calls_d;
+        double share_d;
+        dirac_set_cpu_data_only(1);
+        const double t_d = time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time,
+                                   &calls_d, &share_d);
+        dirac_set_cpu_data_only(0);
+        const double gbps_d = bytes / t_d * 1e-9;
+        lprintf("BENCH", 0,
+                "  data-only %s %s: ns_per_site=%.1f GBps=%.2f roofline_fraction=%.3f; the "
+                "operator takes %.2f of the time of its data movement alone\n",
+                ops[k].name, single ? "single" : "double", 1e9 * t_d / sites, gbps_d,
+                triad > 0 ? gbps_d / triad : 0., t / t_d);
       }
     }
   if (!on_gpu) { /* what the CPU loops chose (cpu:prefetch = auto), per class of kernel */

@@ -76,6 +76,15 @@ void dirac_set_cpu_prefetch(int mode);
 int dirac_cpu_prefetch(int single, int epilogue, int full);
 /* Applications of a class after which its prefetch setting is chosen (warm-up and trials). */
 #define DIRAC_CPU_PREFETCH_CALLS 14
+/* For benchmarks only: with on = 1 the CPU loops of every operator read all the data of each
+ * output site (links, neighbours or their received half spinors, x, clover blocks) and write
+ * the output spinor, without the operator's arithmetic, so the output is NOT the operator;
+ * the time is the bound of the operator's memory access pattern (speed_test_diracoperator,
+ * Doc/dirac.md). The halo exchange, the other passes of composite operators and the GPU path
+ * are unchanged, and such applications do not count in the timing of the stream prefetch.
+ * 0 (default): the operators. */
+void dirac_set_cpu_data_only(int on);
+int dirac_cpu_data_only(void);
 /* Halo exchanges of the operators (half spinors; CPU loops and GPU path) since the last
  * reset: their number, the bytes this process sent, the seconds spent projecting and posting
  * them, and the seconds spent waiting for them after the inner pieces (the part of the

@@ -23,6 +23,8 @@
 #include "suN.h"
 
 static int dirac_overlap = 1;
+/* 1: the CPU loops move the data of each site without its arithmetic (dirac_set_cpu_data_only) */
+static int dirac_data_only = 0;
 static int dirac_links_per_site = 18; /* numbers per link the GPU kernels read */
 static dirac_comm_stats dirac_comm; /* of both paths, since the last reset */
 
@@ -198,6 +200,8 @@ static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
+void dirac_set_cpu_data_only(int on) { dirac_data_only = on != 0; }
+int dirac_cpu_data_only(void) { return dirac_data_only; }
 void dirac_set_gpu_links(int numbers) {
   if (numbers != 18 && numbers != 12)
     hr_error_code(HR_EXIT_INPUT, "gpu:links = %d: the GPU kernels read 18 or 12 numbers per link",

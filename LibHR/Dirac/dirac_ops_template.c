@@ -34,16 +34,62 @@ DIRAC_ALWAYS_INLINE const DOP_HALF *DOP_(halo_half)(const dirac_halo *h, int iy)
   return pos >= 0 ? (const DOP_HALF *)h->recv + pos : NULL;
 }
 
+/* acc + the bytes at p, read in vectors of 32 bytes (the data-only mode of the CPU loops). */
+typedef DOP_REAL DOP_(dirac_touch_v) __attribute__((vector_size(32)));
+DIRAC_ALWAYS_INLINE DOP_(dirac_touch_v) DOP_(touch_add)(DOP_(dirac_touch_v) acc, const void *p,
+                                                        size_t bytes) {
+  const size_t whole = bytes / sizeof acc * sizeof acc;
+  for (size_t o = 0; o < whole; o += sizeof acc) {
+    DOP_(dirac_touch_v) t;
+    __builtin_memcpy(&t, (const char *)p + o, sizeof t);
+    acc += t;
+  }
+  if (whole < bytes) { /* the tail of fewer than 32 bytes */
+    DOP_(dirac_touch_v) t = {0};
+    __builtin_memcpy(&t, (const char *)p + whole, bytes - whole);
+    acc += t;
+  }
+  return acc;
+}
+
+/* The data-only form of dirac_cpu_site_halo (dirac_set_cpu_data_only): reads every byte the
+ * site kernel reads (8 links, 8 neighbours or their received half spinors, x, the clover
+ * element) and writes the whole output spinor with their sum, without the arithmetic of the
+ * operator: its time is the bound of the operator's memory access pattern. */
+DIRAC_ALWAYS_INLINE void DOP_(touch_site)(DOP_SPINOR *out, const DOP_SPINOR *x,
+                                          const DOP_CLOVER *cl, const DOP_SPINOR *const up[4],
+                                          const DOP_SPINOR *const dn[4],
+                                          const DOP_HALF *const *hup, const DOP_HALF *const *hdn,
+                                          const DOP_MAT *links) {
+  DOP_(dirac_touch_v) acc = {0};
+  acc = DOP_(touch_add)(acc, links, 8 * sizeof(DOP_MAT));
+  DIRAC_CPU_UNROLL
+  for (int mu = 0; mu < 4; mu++) {
+    if (hup != NULL && hup[mu] != NULL) acc = DOP_(touch_add)(acc, hup[mu], sizeof(DOP_HALF));
+    else acc = DOP_(touch_add)(acc, up[mu], sizeof(DOP_SPINOR));
+    if (hdn != NULL && hdn[mu] != NULL) acc = DOP_(touch_add)(acc, hdn[mu], sizeof(DOP_HALF));
+    else acc = DOP_(touch_add)(acc, dn[mu], sizeof(DOP_SPINOR));
+  }
+  if (x != NULL) acc = DOP_(touch_add)(acc, x, sizeof(DOP_SPINOR));
+  if (cl != NULL) acc = DOP_(touch_add)(acc, cl, sizeof(DOP_CLOVER));
+  const size_t whole = sizeof(DOP_SPINOR) / sizeof acc * sizeof acc;
+  for (size_t o = 0; o < whole; o += sizeof acc) __builtin_memcpy((char *)out + o, &acc, sizeof acc);
+  if (whole < sizeof(DOP_SPINOR))
+    __builtin_memcpy((char *)out + whole, &acc, sizeof(DOP_SPINOR) - whole);
+}
+
 /* The hopping application of the CPU loops at output site ix (dirac_cpu_site_halo): the
  * neighbours from in (element 0 = index ishift), the 8 packed links of u, the epilogue's x
  * (on the output geometry, shift oshift) and host clover elements cl (glattice); h: the
  * received half spinors of the halo, or NULL where no neighbour lies in it (inner pieces).
  * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end, and where
- * pf_streams the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. */
+ * pf_streams the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. data_only:
+ * touch_site instead of the kernel (benchmarks; the output is then not the operator's). */
 DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, const DOP_SPINOR *in,
                                         int ishift, const DOP_MAT *u, int mode, int g5, DOP_REAL s,
                                         DOP_REAL diag, const DOP_SPINOR *x, const DOP_CLOVER *cl,
-                                        const dirac_halo *h, int pf_end, int pf_streams) {
+                                        const dirac_halo *h, int pf_end, int pf_streams,
+                                        int data_only) {
   const int ushift = glattice.master_shift;
   const DOP_SPINOR *up[4], *dn[4];
   const DOP_HALF *hup[4], *hdn[4];
@@ -81,6 +127,11 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
   }
   const DOP_SPINOR *xs = x != NULL ? x + (ix - oshift) : NULL;
   const DOP_CLOVER *cs = cl != NULL ? cl + (ix - ushift) : NULL;
+  if (data_only) {
+    DOP_(touch_site)(out + (ix - oshift), xs, cs, up, dn, h != NULL ? hup : NULL,
+                     h != NULL ? hdn : NULL, ux);
+    return;
+  }
   DOP_(dirac_cpu_site_halo)(out + (ix - oshift), mode, g5, s, diag, xs, cs, up, dn,
                             h != NULL ? hup : NULL, h != NULL ? hdn : NULL, uu, ud);
 }
@@ -88,28 +139,32 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each
  * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice);
  * h: the received half spinors of the halo (boundary pieces), or NULL; progress: the halo
- * exchange in flight during the inner pieces (or NULL); pf: the stream prefetch on (1). */
+ * exchange in flight during the inner pieces (or NULL); pf: the stream prefetch on (1);
+ * data_only: the data-only form of each site (touch_site). */
 static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_SPINOR *out,
                              const DOP_SPINOR *in, int ishift, const DOP_MAT *u, int mode, int g5,
                              DOP_REAL s, DOP_REAL diag, const DOP_SPINOR *x,
                              const DOP_CLOVER *cl, const dirac_halo *h,
-                             hr_comm_request *progress, int pf) {
+                             hr_comm_request *progress, int pf, int data_only) {
   const int oshift = og->master_shift;
   /* last master index of the range + 1: prefetches stay among master sites */
   const int pf_end = p1 > p0 ? og->master_end[p1 - 1] + 1 : 0;
   if (h == NULL && progress == NULL) {
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf);
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf,
+                     data_only);
     }
   } else if (h == NULL) { /* inner pieces while the halo is exchanged: the master thread
                              lets the exchange progress every DIRAC_POLL_SITES of its sites */
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf);
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf,
+                     data_only);
       if (ix % DIRAC_POLL_SITES == 0 && dirac_master_thread()) sendrecv_progress(progress);
     }
   } else {
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
-      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end, pf);
+      DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end, pf,
+                     data_only);
     }
   }
 }
@@ -207,14 +262,14 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   const int pf = dirac_pf_setting(pft);
   const double tpf = hr_wtime();
   DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_PACK(ls), mode, g5, s, diag, xp,
-                   cl, NULL, h != NULL ? req : NULL, pf);
+                   cl, NULL, h != NULL ? req : NULL, pf, dirac_data_only);
   const double t1 = hr_wtime();
   complete_sendrecv(req);
   const double t2 = hr_wtime();
   DOP_(hop_pieces)(og, p_split, og->local_master_pieces, op, ip, ig->master_shift, DOP_PACK(ls),
-                   mode, g5, s, diag, xp, cl, h, NULL, pf);
+                   mode, g5, s, diag, xp, cl, h, NULL, pf, dirac_data_only);
   const double t3 = hr_wtime();
-  dirac_pf_record(pft, pf, t3 - tpf);
+  if (!dirac_data_only) dirac_pf_record(pft, pf, t3 - tpf); /* the kernels' timing only */
   if (h != NULL) { /* where the time of an application with a halo goes */
     dirac_comm.wait_seconds += t2 - t1;
     dirac_comm.inner_seconds += t1 - tpf;

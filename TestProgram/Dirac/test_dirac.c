@@ -392,6 +392,59 @@ static const gpu_case hop_cases[3] = {
     {"Dphi_hop (odd <- even)", Dphi_hop, Dphi_hop_flt, &glat_odd, &glat_even},
     {"Dphi_hop (full)", Dphi_hop, Dphi_hop_flt, &glattice, &glattice}};
 
+/* 1 when every 32-byte chunk of each master site of p (elem bytes per site, a multiple of 32)
+ * holds the same bits: what the data-only form of the CPU loops writes. */
+static int chunks_equal(const geometry_descriptor *gd, const void *p, size_t elem) {
+  int ok = 1;
+  _MASTER_FOR(gd, ix) {
+    const unsigned char *b = (const unsigned char *)p + (size_t)(ix - gd->master_shift) * elem;
+    for (size_t o = 32; o < elem; o += 32) ok &= memcmp(b, b + o, 32) == 0;
+  }
+  int bad[1] = {!ok};
+  global_sum_int(bad, 1);
+  return bad[0] == 0;
+}
+
+/* The data-only form of the CPU loops (dirac_set_cpu_data_only, for benchmarks): on with the
+ * CPU loops of op (both precisions), each output site is written whole with one repeated
+ * 32-byte sum, not the operator; its applications leave the prefetch timing untouched; off
+ * again, the operator gives the bits of before. */
+static void check_data_only(const dirac_op *D, const gpu_case *c) {
+  dirac_op Dc = *D;
+  Dc.backend = HR_BACKEND_CPU;
+  spinor_field *psi = dt_spinor(c->in_g), *a = dt_spinor(c->out_g), *b = dt_spinor(c->out_g);
+  spinor_field_flt *pf = dt_spinor_flt(c->in_g), *af = dt_spinor_flt(c->out_g),
+                   *bf = dt_spinor_flt(c->out_g);
+  dt_random_spinor_field(psi, 41);
+  dt_to_flt(psi, pf);
+  c->d(a, &Dc, psi);
+  c->f(af, &Dc, pf);
+  const long long ha = bits_hash(a), haf = bits_hash_flt(af);
+  CHECK(!chunks_equal(c->out_g, sync_host_spinor_field(a), sizeof(suNf_spinor)),
+        "%s: the operator's output has the data-only pattern", c->name);
+  dirac_set_cpu_prefetch(-1); /* the timing restarts: data-only applications must not count */
+  dirac_set_cpu_data_only(1);
+  CHECK(dirac_cpu_data_only() == 1, "dirac_cpu_data_only() does not report the mode");
+  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
+    c->d(b, &Dc, psi);
+    c->f(bf, &Dc, pf);
+  }
+  dirac_set_cpu_data_only(0);
+  int untimed = 1;
+  for (int k = 0; k < 12; k++) untimed &= dirac_cpu_prefetch(k / 6, k / 2 % 3, k % 2) == -1;
+  CHECK(untimed, "%s: data-only applications counted in the prefetch timing", c->name);
+  CHECK(bits_hash(b) != ha && bits_hash_flt(bf) != haf,
+        "%s: the data-only mode gave the operator's output", c->name);
+  CHECK(chunks_equal(c->out_g, sync_host_spinor_field(b), sizeof(suNf_spinor)) &&
+            chunks_equal(c->out_g, sync_host_spinor_field_flt(bf), sizeof(suNf_spinor_flt)),
+        "%s: a site of the data-only output is not written whole", c->name);
+  c->d(b, &Dc, psi);
+  c->f(bf, &Dc, pf);
+  CHECK(bits_hash(b) == ha && bits_hash_flt(bf) == haf,
+        "%s: after the data-only mode the operator gives other bits", c->name);
+  DT_FREE(psi); DT_FREE(a); DT_FREE(b); DT_FREE(pf); DT_FREE(af); DT_FREE(bf);
+}
+
 /* The CPU loops' halo statistics (dirac_comm_stats_get): per application of the hopping term
  * with a halo one exchange of half spinors, and the output sites split between the loop over
  * the inner pieces and the loop over the boundary pieces as the pieces of the output geometry
@@ -1021,6 +1074,11 @@ int main(int argc, char **argv) {
     if (clov) {
       check_prefetch_tuner(D);
       tc_case_end("clover: stream prefetch of the CPU loops chosen by timing, same bits");
+      static const gpu_case data_only_cases[2] = {
+          {"Dphi with clover", Dphi, Dphi_flt, &glattice, &glattice},
+          {"Dphi_eopre with clover", Dphi_eopre, Dphi_eopre_flt, &glat_even, &glat_even}};
+      for (int k = 0; k < 2; k++) check_data_only(D, &data_only_cases[k]);
+      tc_case_end("clover: data-only form of the CPU loops (benchmarks), the operator after it");
       check_clover_blocks(D, tag);
       tc_case_end("clover blocks: Hermitian, inverse, log det");
     }
