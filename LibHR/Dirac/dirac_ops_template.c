@@ -34,22 +34,21 @@ DIRAC_ALWAYS_INLINE const DOP_HALF *DOP_(halo_half)(const dirac_halo *h, int iy)
   return pos >= 0 ? (const DOP_HALF *)h->recv + pos : NULL;
 }
 
-/* acc + the bytes at p, read in vectors of 32 bytes (the data-only mode of the CPU loops). */
+/* *acc += the bytes at p, read in vectors of 32 bytes (the data-only mode of the CPU loops;
+ * the vector passed by address: no vector crosses a function's ABI). */
 typedef DOP_REAL DOP_(dirac_touch_v) __attribute__((vector_size(32)));
-DIRAC_ALWAYS_INLINE DOP_(dirac_touch_v) DOP_(touch_add)(DOP_(dirac_touch_v) acc, const void *p,
-                                                        size_t bytes) {
-  const size_t whole = bytes / sizeof acc * sizeof acc;
-  for (size_t o = 0; o < whole; o += sizeof acc) {
+DIRAC_ALWAYS_INLINE void DOP_(touch_add)(DOP_(dirac_touch_v) *acc, const void *p, size_t bytes) {
+  const size_t whole = bytes / sizeof *acc * sizeof *acc;
+  for (size_t o = 0; o < whole; o += sizeof *acc) {
     DOP_(dirac_touch_v) t;
     __builtin_memcpy(&t, (const char *)p + o, sizeof t);
-    acc += t;
+    *acc += t;
   }
   if (whole < bytes) { /* the tail of fewer than 32 bytes */
     DOP_(dirac_touch_v) t = {0};
     __builtin_memcpy(&t, (const char *)p + whole, bytes - whole);
-    acc += t;
+    *acc += t;
   }
-  return acc;
 }
 
 /* The data-only form of dirac_cpu_site_halo (dirac_set_cpu_data_only): reads every byte the
@@ -62,16 +61,16 @@ DIRAC_ALWAYS_INLINE void DOP_(touch_site)(DOP_SPINOR *out, const DOP_SPINOR *x,
                                           const DOP_HALF *const *hup, const DOP_HALF *const *hdn,
                                           const DOP_MAT *links) {
   DOP_(dirac_touch_v) acc = {0};
-  acc = DOP_(touch_add)(acc, links, 8 * sizeof(DOP_MAT));
+  DOP_(touch_add)(&acc, links, 8 * sizeof(DOP_MAT));
   DIRAC_CPU_UNROLL
   for (int mu = 0; mu < 4; mu++) {
-    if (hup != NULL && hup[mu] != NULL) acc = DOP_(touch_add)(acc, hup[mu], sizeof(DOP_HALF));
-    else acc = DOP_(touch_add)(acc, up[mu], sizeof(DOP_SPINOR));
-    if (hdn != NULL && hdn[mu] != NULL) acc = DOP_(touch_add)(acc, hdn[mu], sizeof(DOP_HALF));
-    else acc = DOP_(touch_add)(acc, dn[mu], sizeof(DOP_SPINOR));
+    if (hup != NULL && hup[mu] != NULL) DOP_(touch_add)(&acc, hup[mu], sizeof(DOP_HALF));
+    else DOP_(touch_add)(&acc, up[mu], sizeof(DOP_SPINOR));
+    if (hdn != NULL && hdn[mu] != NULL) DOP_(touch_add)(&acc, hdn[mu], sizeof(DOP_HALF));
+    else DOP_(touch_add)(&acc, dn[mu], sizeof(DOP_SPINOR));
   }
-  if (x != NULL) acc = DOP_(touch_add)(acc, x, sizeof(DOP_SPINOR));
-  if (cl != NULL) acc = DOP_(touch_add)(acc, cl, sizeof(DOP_CLOVER));
+  if (x != NULL) DOP_(touch_add)(&acc, x, sizeof(DOP_SPINOR));
+  if (cl != NULL) DOP_(touch_add)(&acc, cl, sizeof(DOP_CLOVER));
   const size_t whole = sizeof(DOP_SPINOR) / sizeof acc * sizeof acc;
   for (size_t o = 0; o < whole; o += sizeof acc) __builtin_memcpy((char *)out + o, &acc, sizeof acc);
   if (whole < sizeof(DOP_SPINOR))
