@@ -300,15 +300,21 @@ static void check_operators(const dirac_op *D, const char *tag) {
   }
 }
 
+/* 1 when no class of CPU kernel (precision x epilogue x output, dirac_cpu_prefetch) has chosen
+ * its stream prefetch yet. */
+static int prefetch_all_untimed(void) {
+  int untimed = 1;
+  for (int c = 0; c < 12; c++) untimed &= dirac_cpu_prefetch(c / 6, c / 2 % 3, c % 2) == -1;
+  return untimed;
+}
+
 /* The stream prefetch chosen by timing (dirac_set_cpu_prefetch(-1)): every class is untimed
  * after a restart, Dphi (both precisions) chooses its setting for the full-lattice classes it
  * uses after DIRAC_CPU_PREFETCH_CALLS applications, while the applications of the trials
  * (alternately without and with the prefetch) all give the same bits. */
 static void check_prefetch_tuner(const dirac_op *D) {
   dirac_set_cpu_prefetch(-1);
-  int untimed = 1;
-  for (int c = 0; c < 12; c++) untimed &= dirac_cpu_prefetch(c / 6, c / 2 % 3, c % 2) == -1;
-  CHECK(untimed, "after dirac_set_cpu_prefetch(-1) a class is not being timed");
+  CHECK(prefetch_all_untimed(), "after dirac_set_cpu_prefetch(-1) a class is not being timed");
   spinor_field *psi = dt_spinor(&glattice), *a = dt_spinor(&glattice), *b = dt_spinor(&glattice);
   spinor_field_flt *pf = dt_spinor_flt(&glattice), *af = dt_spinor_flt(&glattice),
                    *bf = dt_spinor_flt(&glattice);
@@ -430,9 +436,8 @@ static void check_data_only(const dirac_op *D, const gpu_case *c) {
     c->f(bf, &Dc, pf);
   }
   dirac_set_cpu_data_only(0);
-  int untimed = 1;
-  for (int k = 0; k < 12; k++) untimed &= dirac_cpu_prefetch(k / 6, k / 2 % 3, k % 2) == -1;
-  CHECK(untimed, "%s: data-only applications counted in the prefetch timing", c->name);
+  CHECK(prefetch_all_untimed(), "%s: data-only applications counted in the prefetch timing",
+        c->name);
   CHECK(bits_hash(b) != ha && bits_hash_flt(bf) != haf,
         "%s: the data-only mode gave the operator's output", c->name);
   CHECK(chunks_equal(c->out_g, sync_host_spinor_field(b), sizeof(suNf_spinor)) &&
