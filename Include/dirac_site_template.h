@@ -4,8 +4,9 @@
  * precision after defining DIRAC_TMPL_SFX (name suffix: empty or _flt), DIRAC_TMPL_SPINOR,
  * DIRAC_TMPL_VEC, DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX,
  * DIRAC_TMPL_CLOVER, DIRAC_TMPL_UINT (unsigned integer of the real's size) and, for the
- * vectorised CPU form, DIRAC_TMPL_HAS_FMA, DIRAC_TMPL_V4_FMA and DIRAC_TMPL_V4_FNMA; they are
- * undefined at the end. The vectorised CPU form and the CPU site kernel dirac_cpu_site are
+ * vectorised CPU form, DIRAC_TMPL_HAS_FMA, DIRAC_TMPL_V4_FMA, DIRAC_TMPL_V4_FNMA,
+ * DIRAC_TMPL_PAIRED (1: the direction-pair form with 8-real vectors) and DIRAC_TMPL_V8_FMA;
+ * they are undefined at the end. The vectorised CPU form and the CPU site kernel dirac_cpu_site are
  * in the sections so headed.
  *
  * The projection uses the block form of gamma.h: with gamma_mu = [[0, A], [A^+, 0]] and
@@ -47,6 +48,17 @@
 typedef struct {
   DIRAC_TMPL_VEC c[2];
 } DIRAC_F_(dirac_half_spinor);
+
+/* The links of one direction mu of a site for the direction-pair form of the CPU kernel
+ * (DIRAC_TMPL_PAIRED): entry i NF + c holds (re A_ic, re B_ic, im A_ic, im B_ic) with
+ * A = U_mu(x) and B = U_mu(x - mu)^+; the size of two links. */
+typedef struct {
+  DIRAC_TMPL_REAL e[NF * NF][4];
+} DIRAC_F_(dirac_link_pair);
+#ifndef __cplusplus
+_Static_assert(sizeof(DIRAC_F_(dirac_link_pair)) == 2 * sizeof(DIRAC_TMPL_MAT),
+               "a link pair takes the place of two links");
+#endif
 
 /* z times i^k for a compile-time k (folds to a swap and sign changes). */
 DIRAC_ALWAYS_INLINE DIRAC_TMPL_CPLX DIRAC_F_(dirac_mul_ipow)(int k, DIRAC_TMPL_CPLX z) {
@@ -417,6 +429,167 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
     DIRAC_F_(dirac_v4_store)(out, 2, 3, i, acc_lo[i]);
   }
 }
+#if DIRAC_TMPL_PAIRED
+/* ----------------------------------------------------------- direction-pair form (CPU)
+ * The forward and backward terms of one direction mu computed together in vectors v8 of 8
+ * reals (AVX for float, AVX-512 for double): lane 4 r + 2 part + d holds the real (part 0) or
+ * imaginary (part 1) part of row r of the half spinor of direction d (0: forward, psi(x+mu)
+ * with U_mu(x); 1: backward, psi(x-mu) with U_mu(x-mu)^+). The links come as link pairs
+ * (dirac_link_pair: each entry's real parts, then imaginary parts, of both directions next to
+ * each other), so a colour mat-vec step is one broadcast load and one fused multiply-add per
+ * part for both directions at once. Per direction, each product is the pair form's (the same
+ * bits); the forward and backward sums are added at the end (dirac_v8_fold). */
+typedef DIRAC_TMPL_REAL DIRAC_F_(dirac_v8) __attribute__((vector_size(8 * sizeof(DIRAC_TMPL_REAL))));
+#define DIRAC_V8_ DIRAC_F_(dirac_v8)
+#define DIRAC_V8_FMA_(a, b, c) ((DIRAC_V8_)DIRAC_TMPL_V8_FMA(a, b, c))
+
+/* Lane 2 k + d = lane k of f (d = 0) or b (d = 1). */
+DIRAC_ALWAYS_INLINE DIRAC_V8_ DIRAC_F_(dirac_v8_interleave)(DIRAC_V4_ f, DIRAC_V4_ b) {
+  return __builtin_shufflevector(f, b, 0, 4, 1, 5, 2, 6, 3, 7);
+}
+/* The pair form of the sum of both directions: lanes 2 k and 2 k + 1 added. */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v8_fold)(DIRAC_V8_ v) {
+  return __builtin_shufflevector(v, v, 0, 2, 4, 6) + __builtin_shufflevector(v, v, 1, 3, 5, 7);
+}
+/* The two reals at p repeated over the vector (one broadcast load). */
+DIRAC_ALWAYS_INLINE DIRAC_V8_ DIRAC_F_(dirac_v8_bcast2)(const DIRAC_TMPL_REAL *p) {
+  return (DIRAC_V8_)DIRAC_TMPL_V8_BCAST2(p);
+}
+/* The 8 reals from p (unaligned). */
+DIRAC_ALWAYS_INLINE DIRAC_V8_ DIRAC_F_(dirac_v8_load)(const DIRAC_TMPL_REAL *p) {
+  DIRAC_V8_ v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+/* v with the real and imaginary parts exchanged in every complex number. */
+DIRAC_ALWAYS_INLINE DIRAC_V8_ DIRAC_F_(dirac_v8_swap_parts)(DIRAC_V8_ v) {
+  return __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5);
+}
+/* i v on every complex number. */
+DIRAC_ALWAYS_INLINE DIRAC_V8_ DIRAC_F_(dirac_v8_times_i)(DIRAC_V8_ v) {
+  typedef DIRAC_TMPL_UINT uv8 __attribute__((vector_size(sizeof(DIRAC_V8_))));
+  const DIRAC_V8_ neg = {-0., -0., 0., 0., -0., -0., 0., 0.};
+  return (DIRAC_V8_)((uv8)DIRAC_F_(dirac_v8_swap_parts)(v) ^ (uv8)neg);
+}
+
+/* acc_up / acc_lo (+)= both terms of direction mu in direction-pair form (acc_up[i]: spin
+ * components (0, 1) of colour i, acc_lo[i]: (2, 3)); the neighbours are pf = psi(x+mu) and
+ * pb = psi(x-mu), or the received half spinors hf / hb when not NULL; L: the link pair of mu. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_ *acc_lo, int mu,
+                                                    int first, const DIRAC_TMPL_SPINOR *pf,
+                                                    const DIRAC_F_(dirac_half_spinor) * hf,
+                                                    const DIRAC_TMPL_SPINOR *pb,
+                                                    const DIRAC_F_(dirac_half_spinor) * hb,
+                                                    const DIRAC_F_(dirac_link_pair) * L) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  const int p0 = perm[mu][0], perm_p0 = p0;
+  DIRAC_V8_ h[NF], hs[NF];
+#if NF == 3 /* the 8-real windows below fit within a spinor */
+  if (hf == NULL && hb == NULL) {
+    /* both neighbours local: the projection of dirac_v4_project for both directions at once
+     * (the same operations, so the same bits), each pair of spin components gathered from
+     * two 8-real windows of the spinors by one two-source permutation, the exchange of real
+     * and imaginary parts folded into it */
+    const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+    const int kp0 = ipow[mu][0], kp1 = ipow[mu][1];
+    const DIRAC_V8_ sp = DIRAC_F_(dirac_v8_interleave)(
+        DIRAC_F_(dirac_v4_ipow_signs)(kp0 + 2, kp1 + 2), DIRAC_F_(dirac_v4_ipow_signs)(kp0, kp1));
+    const DIRAC_TMPL_REAL *rf = (const DIRAC_TMPL_REAL *)pf, *rb = (const DIRAC_TMPL_REAL *)pb;
+    const int lo = 2 * NF * 2; /* first real of spin component 2 */
+    DIRAC_CPU_UNROLL
+    for (int c = 0; c < NF; ++c) {
+      /* window at spin 0 (or 2), colour c: lanes 0, 1 hold that component, 2 NF, 2 NF + 1 the
+       * next spin's */
+      const DIRAC_V8_ uf = DIRAC_F_(dirac_v8_load)(rf + 2 * c), ub = DIRAC_F_(dirac_v8_load)(rb + 2 * c);
+      const DIRAC_V8_ lf = DIRAC_F_(dirac_v8_load)(rf + lo + 2 * c);
+      const DIRAC_V8_ lb = DIRAC_F_(dirac_v8_load)(rb + lo + 2 * c);
+      const DIRAC_V8_ up = __builtin_shufflevector(uf, ub, 0, 8, 1, 9, 2 * NF, 2 * NF + 8,
+                                                   2 * NF + 1, 2 * NF + 9);
+      DIRAC_V8_ low;
+      /* lower spin partners 2 + p0, 2 + p1, real and imaginary parts exchanged when kp0 odd */
+#define DIRAC_V8_LOW_(a, b, c, d) __builtin_shufflevector(lf, lb, a, a + 8, b, b + 8, c, c + 8, d, d + 8)
+      if (perm_p0 == 0)
+        low = (kp0 & 1) ? DIRAC_V8_LOW_(1, 0, 2 * NF + 1, 2 * NF) : DIRAC_V8_LOW_(0, 1, 2 * NF, 2 * NF + 1);
+      else
+        low = (kp0 & 1) ? DIRAC_V8_LOW_(2 * NF + 1, 2 * NF, 1, 0) : DIRAC_V8_LOW_(2 * NF, 2 * NF + 1, 0, 1);
+#undef DIRAC_V8_LOW_
+      h[c] = DIRAC_V8_FMA_(sp, low, up);
+      hs[c] = DIRAC_F_(dirac_v8_times_i)(h[c]);
+    }
+  } else
+#endif
+  {
+    DIRAC_V4_ h4f[NF], h4b[NF], unused[NF]; /* the compiler drops `unused` */
+    if (hf != NULL)
+      DIRAC_F_(dirac_v4_half_load)(h4f, unused, hf);
+    else
+      DIRAC_F_(dirac_v4_project)(h4f, unused, mu, -1, pf);
+    if (hb != NULL)
+      DIRAC_F_(dirac_v4_half_load)(h4b, unused, hb);
+    else
+      DIRAC_F_(dirac_v4_project)(h4b, unused, mu, +1, pb);
+    DIRAC_CPU_UNROLL
+    for (int c = 0; c < NF; ++c) {
+      h[c] = DIRAC_F_(dirac_v8_interleave)(h4f[c], h4b[c]);
+      hs[c] = DIRAC_F_(dirac_v8_times_i)(h[c]);
+    }
+  }
+  /* reconstruction signs of dirac_v4_hop_dir for each direction (s = -1: shift 2, s = +1: 0) */
+  const int kr0 = -ipow[mu][0], kr1 = -ipow[mu][1];
+  DIRAC_V4_ srf = DIRAC_F_(dirac_v4_ipow_signs)(kr0 + 2, kr1 + 2);
+  DIRAC_V4_ srb = DIRAC_F_(dirac_v4_ipow_signs)(kr0, kr1);
+  if (p0 == 1) {
+    srf = __builtin_shufflevector(srf, srf, 2, 3, 0, 1);
+    srb = __builtin_shufflevector(srb, srb, 2, 3, 0, 1);
+  }
+  const DIRAC_V8_ sr = DIRAC_F_(dirac_v8_interleave)(srf, srb);
+  DIRAC_CPU_UNROLL
+  for (int i = 0; i < NF; ++i) {
+    /* row i of U h (forward lanes) and U^+ h (backward lanes): re(u) h + im(u) (i h), the
+     * backward imaginary parts stored negated */
+    DIRAC_V8_ w;
+    DIRAC_CPU_UNROLL
+    for (int c = 0; c < NF; ++c) {
+      const DIRAC_TMPL_REAL *e = L->e[i * NF + c];
+      const DIRAC_V8_ ur = DIRAC_F_(dirac_v8_bcast2)(e);
+      w = c == 0 ? ur * h[0] : DIRAC_V8_FMA_(ur, h[c], w);
+      w = DIRAC_V8_FMA_(DIRAC_F_(dirac_v8_bcast2)(e + 2), hs[c], w);
+    }
+    DIRAC_V8_ lw = (kr0 & 1) ? DIRAC_F_(dirac_v8_swap_parts)(w) : w;
+    if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 4, 5, 6, 7, 0, 1, 2, 3);
+    if (first) {
+      acc_up[i] = w;
+      acc_lo[i] = sr * lw;
+    } else {
+      acc_up[i] += w;
+      acc_lo[i] = DIRAC_V8_FMA_(sr, lw, acc_lo[i]);
+    }
+  }
+}
+
+/* The hopping sum of one site in pair form (dirac_v4_hop's result) from the direction-pair
+ * form: L = the 4 link pairs of the site (dirac_cpu_pack_site). */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop)(DIRAC_V4_ *acc_up, DIRAC_V4_ *acc_lo,
+                                                const DIRAC_TMPL_SPINOR *const up[4],
+                                                const DIRAC_TMPL_SPINOR *const dn[4],
+                                                const DIRAC_F_(dirac_half_spinor) *const *hup,
+                                                const DIRAC_F_(dirac_half_spinor) *const *hdn,
+                                                const DIRAC_F_(dirac_link_pair) * L) {
+  DIRAC_V8_ au[NF], al[NF];
+  DIRAC_CPU_UNROLL
+  for (int mu = 0; mu < 4; ++mu)
+    DIRAC_F_(dirac_v8_hop_dir)(au, al, mu, mu == 0, up[mu], hup != NULL ? hup[mu] : NULL,
+                               dn[mu], hdn != NULL ? hdn[mu] : NULL, L + mu);
+  DIRAC_CPU_UNROLL
+  for (int i = 0; i < NF; ++i) {
+    acc_up[i] = DIRAC_F_(dirac_v8_fold)(au[i]);
+    acc_lo[i] = DIRAC_F_(dirac_v8_fold)(al[i]);
+  }
+}
+#undef DIRAC_V8_
+#undef DIRAC_V8_FMA_
+#endif /* DIRAC_TMPL_PAIRED */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -714,17 +887,14 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_clover_mul)(DIRAC_V4_ *out,
 #endif
 }
 
-/* out = the CPU kernel of one site (see the section head): dirac_site_hop, then
- * dirac_site_finish, in pair form without a spinor in memory between them. hup / hdn: NULL,
- * or the received half spinors of neighbours in the halo (dirac_v4_hop). */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
-    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
-    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
-    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
-    const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
-    const DIRAC_TMPL_MAT *const udn[4]) {
-  DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
-  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
+/* out = the epilogue of dirac_site_finish in pair form from the hopping sum acc of a site
+ * (acc[0]: spin components (0, 1) of each colour, acc[1]: (2, 3)), no spinor in memory
+ * between them. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_site_end)(DIRAC_TMPL_SPINOR *out, int mode, int g5,
+                                                     DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+                                                     const DIRAC_TMPL_SPINOR *x,
+                                                     const DIRAC_TMPL_CLOVER *cl,
+                                                     DIRAC_V4_ acc[2][NF]) {
   const DIRAC_V4_ sv = DIRAC_F_(dirac_v4_splat)(s);
   DIRAC_CPU_UNROLL
   for (int ch = 0; ch < 2; ++ch) {
@@ -761,6 +931,28 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
       DIRAC_F_(dirac_v4_store)(out, 2 * ch, 2 * ch + 1, a, (g5 && ch == 1) ? -t[a] : t[a]);
   }
 }
+
+/* out = the CPU kernel of one site (see the section head) with the 8 links of the site in the
+ * layout of dirac_cpu_pack_site at pk: the hopping sum (direction-pair form where
+ * DIRAC_TMPL_PAIRED, else pair form), then the epilogue. hup / hdn: NULL, or the received half
+ * spinors of neighbours in the halo. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_pk)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const void *pk) {
+  DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
+#if DIRAC_TMPL_PAIRED
+  DIRAC_F_(dirac_v8_hop)(acc[0], acc[1], up, dn, hup, hdn,
+                         (const DIRAC_F_(dirac_link_pair) *)pk);
+#else
+  const DIRAC_TMPL_MAT *u = (const DIRAC_TMPL_MAT *)pk;
+  const DIRAC_TMPL_MAT *const uup[4] = {u, u + 1, u + 2, u + 3};
+  const DIRAC_TMPL_MAT *const udn[4] = {u + 4, u + 5, u + 6, u + 7};
+  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
+#endif
+  DIRAC_F_(dirac_v4_site_end)(out, mode, g5, s, diag, x, cl, acc);
+}
 #undef DIRAC_V4_
 #undef DIRAC_V4_FMA_
 #undef DIRAC_V4_FNMA_
@@ -792,6 +984,65 @@ HR_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
 }
 #endif
 
+#if !DIRAC_SIMD
+/* out = the CPU kernel of one site with the links of the site packed by dirac_cpu_pack_site at
+ * pk (plain form: U_mu(x), then U_mu(x - mu)). */
+HR_INLINE void DIRAC_F_(dirac_cpu_site_pk)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const void *pk) {
+  const DIRAC_TMPL_MAT *u = (const DIRAC_TMPL_MAT *)pk;
+  const DIRAC_TMPL_MAT *const uup[4] = {u, u + 1, u + 2, u + 3};
+  const DIRAC_TMPL_MAT *const udn[4] = {u + 4, u + 5, u + 6, u + 7};
+  DIRAC_F_(dirac_cpu_site_halo)(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
+}
+#endif
+
+/* pk = the 8 links of a site in the layout of the CPU kernel dirac_cpu_site_pk, from
+ * uup[mu] = U_mu(x) and udn[mu] = U_mu(x - mu): where DIRAC_TMPL_PAIRED, the 4 link pairs of
+ * dirac_link_pair, else the 8 links in that order. pk holds the size of 8 links. */
+HR_INLINE void DIRAC_F_(dirac_cpu_pack_site)(void *pk, const DIRAC_TMPL_MAT *const uup[4],
+                                             const DIRAC_TMPL_MAT *const udn[4]) {
+#if DIRAC_SIMD && DIRAC_TMPL_PAIRED
+  DIRAC_F_(dirac_link_pair) *L = (DIRAC_F_(dirac_link_pair) *)pk;
+  for (int mu = 0; mu < 4; mu++)
+    for (int i = 0; i < NF; i++)
+      for (int c = 0; c < NF; c++) {
+        const DIRAC_TMPL_CPLX a = uup[mu]->c[i * NF + c], b = udn[mu]->c[c * NF + i];
+        DIRAC_TMPL_REAL *e = L[mu].e[i * NF + c];
+        e[0] = hr_creal(a);
+        e[1] = hr_creal(b);
+        e[2] = hr_cimag(a);
+        e[3] = -hr_cimag(b); /* B = U_mu(x - mu)^+ */
+      }
+#else
+  DIRAC_TMPL_MAT *u = (DIRAC_TMPL_MAT *)pk;
+  for (int mu = 0; mu < 4; mu++) {
+    u[mu] = *uup[mu];
+    u[4 + mu] = *udn[mu];
+  }
+#endif
+}
+
+#if DIRAC_SIMD
+/* out = the CPU kernel of one site (see the section head) with the links uup[mu] = U_mu(x),
+ * udn[mu] = U_mu(x - mu): dirac_cpu_site_pk on the links packed by dirac_cpu_pack_site. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
+    const DIRAC_TMPL_MAT *const udn[4]) {
+  union { /* storage for either layout */
+    DIRAC_TMPL_MAT u[8];
+    DIRAC_F_(dirac_link_pair) p[4];
+  } pk;
+  DIRAC_F_(dirac_cpu_pack_site)(&pk, uup, udn);
+  DIRAC_F_(dirac_cpu_site_pk)(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, &pk);
+}
+#endif
+
 /* The CPU kernel of one site with every neighbour read from up / dn (dirac_cpu_site_halo). */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
     DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
@@ -815,3 +1066,6 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site)(
 #undef DIRAC_TMPL_HAS_FMA
 #undef DIRAC_TMPL_V4_FMA
 #undef DIRAC_TMPL_V4_FNMA
+#undef DIRAC_TMPL_PAIRED
+#undef DIRAC_TMPL_V8_FMA
+#undef DIRAC_TMPL_V8_BCAST2

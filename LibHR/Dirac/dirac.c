@@ -117,6 +117,20 @@ void dirac_cpu_site_lib_flt(suNf_spinor_flt *out, int mode, int g5, float s, flo
   dirac_cpu_site_halo_flt(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
 }
 
+void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
+                          const suNf *const udn[4]) {
+  dirac_cpu_pack_site(pk, uup, udn);
+  suNf_flt f[8];
+  const suNf_flt *fup[4], *fdn[4];
+  for (int mu = 0; mu < 4; mu++) {
+    suNf_to_flt(f + mu, uup[mu]);
+    suNf_to_flt(f + 4 + mu, udn[mu]);
+    fup[mu] = f + mu;
+    fdn[mu] = f + 4 + mu;
+  }
+  dirac_cpu_pack_site_flt(pk_flt, fup, fdn);
+}
+
 /* The stream prefetch of the CPU loops, chosen by timing (dirac_set_cpu_prefetch; Doc/dirac.md,
  * "Prefetching the streams"): it pays where the operator's data come from memory and costs 5
  * to 10% where they sit in the cache, which only a measurement on the machine tells. Per class

@@ -27,8 +27,9 @@ typedef struct {
                               uf_open */
   suNf_field *uf_open;     /* open time boundaries: uf without the links that touch the time
                               slices 0 and GLB_T - 1 (dirac_open_cut_link; else NULL) */
-  suNf *pack;              /* CPU hopping loop: 8 links of uf_hop per master site of glattice
-                              at 8 (ix - master_shift): U_mu(x), mu = 0..3, then U_mu(x - mu) */
+  suNf *pack;              /* CPU hopping loop: the place of 8 links of uf_hop per master site
+                              of glattice at 8 (ix - master_shift), U_mu(x) and U_mu(x - mu)
+                              in the layout of the CPU kernels (dirac_cpu_pack_links) */
   suNf_flt *pack_flt;      /* the same rounded to single precision */
   suNf_field_flt *uf_flt;  /* GPU builds: uf_hop rounded to single precision (device copy) */
   int pack_ready;          /* pack and pack_flt hold the links of this version */
@@ -52,6 +53,11 @@ typedef struct {
 
 /* The links state of D: built, or rebuilt from the current version of D->u. */
 const dirac_links_state *dirac_links_state_of(const dirac_op *D);
+/* pk, pk_flt = the 8 links uup[mu] = U_mu(x), udn[mu] = U_mu(x - mu) of one site in the
+ * layout that the CPU kernels of dirac.c read (dirac_cpu_pack_site of dirac_site.h, as
+ * compiled with the vector flags of configure's --with-simd), in double and in single. */
+void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
+                          const suNf *const udn[4]);
 /* The packed host links of ls (pack, or pack_flt if flt), built from uf on first use. */
 const void *dirac_links_pack(const dirac_links_state *ls, int flt);
 /* The clover state of D (NULL when D->csw == 0). */

@@ -78,9 +78,10 @@ DIRAC_ALWAYS_INLINE void DOP_(touch_site)(DOP_SPINOR *out, const DOP_SPINOR *x,
 }
 
 /* The hopping application of the CPU loops at output site ix (dirac_cpu_site_halo): the
- * neighbours from in (element 0 = index ishift), the 8 packed links of u, the epilogue's x
- * (on the output geometry, shift oshift) and host clover elements cl (glattice); h: the
- * received half spinors of the halo, or NULL where no neighbour lies in it (inner pieces).
+ * neighbours from in (element 0 = index ishift), the 8 packed links of u (in the layout of
+ * dirac_cpu_pack_site), the epilogue's x (on the output geometry, shift oshift) and host
+ * clover elements cl (glattice); h: the received half spinors of the halo, or NULL where no
+ * neighbour lies in it (inner pieces).
  * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end, and where
  * pf_streams the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. data_only:
  * touch_site instead of the kernel (benchmarks; the output is then not the operator's). */
@@ -92,7 +93,6 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
   const int ushift = glattice.master_shift;
   const DOP_SPINOR *up[4], *dn[4];
   const DOP_HALF *hup[4], *hdn[4];
-  const DOP_MAT *uu[4], *ud[4];
   const DOP_MAT *ux = u + 8 * (ix - ushift);
   DIRAC_CPU_UNROLL
   for (int mu = 0; mu < 4; mu++) {
@@ -101,8 +101,6 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
     dn[mu] = in + (iz - ishift);
     hup[mu] = DOP_(halo_half)(h, iy);
     hdn[mu] = DOP_(halo_half)(h, iz);
-    uu[mu] = ux + mu;
-    ud[mu] = ux + 4 + mu;
   }
   if (pf_streams && ix + DIRAC_PF_STREAM < pf_end) {
     /* the sequential streams of the site DIRAC_PF_STREAM ahead, which the hardware prefetcher
@@ -131,8 +129,8 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
                      h != NULL ? hdn : NULL, ux);
     return;
   }
-  DOP_(dirac_cpu_site_halo)(out + (ix - oshift), mode, g5, s, diag, xs, cs, up, dn,
-                            h != NULL ? hup : NULL, h != NULL ? hdn : NULL, uu, ud);
+  DOP_(dirac_cpu_site_pk)(out + (ix - oshift), mode, g5, s, diag, xs, cs, up, dn,
+                          h != NULL ? hup : NULL, h != NULL ? hdn : NULL, ux);
 }
 
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each

@@ -164,11 +164,12 @@ const void *dirac_links_pack(const dirac_links_state *ls, int flt) {
     suNf *pack = s->pack;
     suNf_flt *pack_flt = s->pack_flt;
     _OMP_MASTER_FOR(&glattice, ix) {
+      const suNf *uup[4], *udn[4];
       for (int mu = 0; mu < 4; mu++) {
-        pack[8 * (ix - sh) + mu] = *_4FIELD_AT(uf, ix, mu);
-        pack[8 * (ix - sh) + 4 + mu] = *_4FIELD_AT(uf, idn(ix, mu), mu);
+        uup[mu] = _4FIELD_AT(uf, ix, mu);
+        udn[mu] = _4FIELD_AT(uf, idn(ix, mu), mu);
       }
-      for (int k = 0; k < 8; k++) suNf_to_flt(pack_flt + 8 * (ix - sh) + k, pack + 8 * (ix - sh) + k);
+      dirac_cpu_pack_links(pack + 8 * (ix - sh), pack_flt + 8 * (ix - sh), uup, udn);
     }
     s->pack_ready = 1;
   }
