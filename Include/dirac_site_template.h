@@ -432,7 +432,9 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
 #if DIRAC_TMPL_PAIRED
 /* ----------------------------------------------------------- direction-pair form (CPU)
  * The forward and backward terms of one direction mu computed together in vectors v8 of 8
- * reals (AVX for float, AVX-512 for double): lane 4 r + 2 part + d holds the real (part 0) or
+ * reals (256-bit AVX vectors in single precision, the precision that uses this form, see
+ * dirac_site.h; the pair form's 128-bit vectors did the same number of operations as
+ * double precision's 256-bit ones): lane 4 r + 2 part + d holds the real (part 0) or
  * imaginary (part 1) part of row r of the half spinor of direction d (0: forward, psi(x+mu)
  * with U_mu(x); 1: backward, psi(x-mu) with U_mu(x-mu)^+). The links come as link pairs
  * (dirac_link_pair: each entry's real parts, then imaginary parts, of both directions next to
@@ -483,7 +485,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
                                                     const DIRAC_F_(dirac_link_pair) * L) {
   const int perm[4][2] = HR_GAMMA_PERM_INIT;
   const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
-  const int p0 = perm[mu][0], perm_p0 = p0;
+  const int p0 = perm[mu][0];
   DIRAC_V8_ h[NF], hs[NF];
 #if NF == 3 /* the 8-real windows below fit within a spinor */
   if (hf == NULL && hb == NULL) {
@@ -509,7 +511,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
       DIRAC_V8_ low;
       /* lower spin partners 2 + p0, 2 + p1, real and imaginary parts exchanged when kp0 odd */
 #define DIRAC_V8_LOW_(a, b, c, d) __builtin_shufflevector(lf, lb, a, a + 8, b, b + 8, c, c + 8, d, d + 8)
-      if (perm_p0 == 0)
+      if (p0 == 0)
         low = (kp0 & 1) ? DIRAC_V8_LOW_(1, 0, 2 * NF + 1, 2 * NF) : DIRAC_V8_LOW_(0, 1, 2 * NF, 2 * NF + 1);
       else
         low = (kp0 & 1) ? DIRAC_V8_LOW_(2 * NF + 1, 2 * NF, 1, 0) : DIRAC_V8_LOW_(2 * NF, 2 * NF + 1, 0, 1);
