@@ -101,7 +101,7 @@ static double lu_logdet(const hr_complex *a_in, int n, hr_complex *phase) {
 
 /* ------------------------------------------------------------------ checksums */
 
-#define MAX_SUMS 64
+#define MAX_SUMS 128
 static char sum_name[MAX_SUMS][160];
 static hr_complex sum_val[MAX_SUMS];
 static int n_sums = 0;
@@ -138,6 +138,7 @@ static void record_sum(const char *name, const spinor_field *result) {
   dt_random_spinor_field(chi, 99);
   hr_complex z = dt_prod(chi, result);
   DT_FREE(chi);
+  CHECK(n_sums < MAX_SUMS, "more than %d checksums: raise MAX_SUMS", MAX_SUMS);
   if (n_sums < MAX_SUMS) {
     snprintf(sum_name[n_sums], sizeof sum_name[0], "%s", name);
     bits_val[n_sums] = bits_hash(result);
@@ -220,7 +221,8 @@ static void apply_under(const op_entry *op, const dirac_op *D, const spinor_fiel
   knob(restore);
 }
 
-/* Hermiticity, single vs double, overlap on/off and checksums of every operator. */
+/* Hermiticity, single vs double, overlap on/off and checksums of every operator (in both
+ * precisions). */
 static void check_operators(const dirac_op *D, const char *tag) {
   char name[160];
   for (int k = 0; k < NOPS; k++) {
@@ -248,6 +250,9 @@ static void check_operators(const dirac_op *D, const char *tag) {
     ops[k].f(bf, D, phf);
     spinor_field *a2 = dt_spinor(g), *b2 = dt_spinor(g), *ps2 = dt_spinor(g), *ph2 = dt_spinor(g);
     dt_to_dbl(af, a2);
+    /* the single-precision result's checksum too (exact in double): its bits on every grid */
+    snprintf(name, sizeof name, "%s_%s_single", ops[k].name, tag);
+    record_sum(name, a2);
     dt_to_dbl(bf, b2);
     dt_to_dbl(pf, ps2);
     dt_to_dbl(phf, ph2);
