@@ -5,9 +5,9 @@
  * DIRAC_TMPL_VEC, DIRAC_TMPL_MAT, DIRAC_TMPL_CPLX, DIRAC_TMPL_REAL, DIRAC_TMPL_MKCPLX,
  * DIRAC_TMPL_CLOVER, DIRAC_TMPL_UINT (unsigned integer of the real's size) and, for the
  * vectorised CPU form, DIRAC_TMPL_HAS_FMA, DIRAC_TMPL_V4_FMA, DIRAC_TMPL_V4_FNMA,
- * DIRAC_TMPL_PAIRED (1: the direction-pair form with 8-real vectors) and DIRAC_TMPL_V8_FMA;
- * they are undefined at the end. The vectorised CPU form and the CPU site kernel dirac_cpu_site are
- * in the sections so headed.
+ * DIRAC_TMPL_PAIRED (1: the direction-pair form with 8-real vectors), DIRAC_TMPL_V8_FMA and
+ * DIRAC_TMPL_V8_BCAST2; they are undefined at the end. The vectorised CPU form and the CPU
+ * site kernel dirac_cpu_site are in the sections so headed.
  *
  * The projection uses the block form of gamma.h: with gamma_mu = [[0, A], [A^+, 0]] and
  * s = -1 (forward, 1 - gamma_mu) or +1 (backward, 1 + gamma_mu),
@@ -441,7 +441,8 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_site_hop)(DIRAC_TMPL_SPINOR *out,
  * each other), so a colour mat-vec step is one broadcast load and one fused multiply-add per
  * part for both directions at once. Per direction, each product is the pair form's (the same
  * bits); the forward and backward sums are added at the end (dirac_v8_fold). */
-typedef DIRAC_TMPL_REAL DIRAC_F_(dirac_v8) __attribute__((vector_size(8 * sizeof(DIRAC_TMPL_REAL))));
+typedef DIRAC_TMPL_REAL DIRAC_F_(dirac_v8)
+    __attribute__((vector_size(8 * sizeof(DIRAC_TMPL_REAL))));
 #define DIRAC_V8_ DIRAC_F_(dirac_v8)
 #define DIRAC_V8_FMA_(a, b, c) ((DIRAC_V8_)DIRAC_TMPL_V8_FMA(a, b, c))
 
@@ -493,7 +494,6 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
      * (the same operations, so the same bits), each pair of spin components gathered from
      * two 8-real windows of the spinors by one two-source permutation, the exchange of real
      * and imaginary parts folded into it */
-    const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
     const int kp0 = ipow[mu][0], kp1 = ipow[mu][1];
     const DIRAC_V8_ sp = DIRAC_F_(dirac_v8_interleave)(
         DIRAC_F_(dirac_v4_ipow_signs)(kp0 + 2, kp1 + 2), DIRAC_F_(dirac_v4_ipow_signs)(kp0, kp1));
@@ -503,18 +503,22 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
     for (int c = 0; c < NF; ++c) {
       /* window at spin 0 (or 2), colour c: lanes 0, 1 hold that component, 2 NF, 2 NF + 1 the
        * next spin's */
-      const DIRAC_V8_ uf = DIRAC_F_(dirac_v8_load)(rf + 2 * c), ub = DIRAC_F_(dirac_v8_load)(rb + 2 * c);
+      const DIRAC_V8_ uf = DIRAC_F_(dirac_v8_load)(rf + 2 * c);
+      const DIRAC_V8_ ub = DIRAC_F_(dirac_v8_load)(rb + 2 * c);
       const DIRAC_V8_ lf = DIRAC_F_(dirac_v8_load)(rf + lo + 2 * c);
       const DIRAC_V8_ lb = DIRAC_F_(dirac_v8_load)(rb + lo + 2 * c);
       const DIRAC_V8_ up = __builtin_shufflevector(uf, ub, 0, 8, 1, 9, 2 * NF, 2 * NF + 8,
                                                    2 * NF + 1, 2 * NF + 9);
       DIRAC_V8_ low;
       /* lower spin partners 2 + p0, 2 + p1, real and imaginary parts exchanged when kp0 odd */
-#define DIRAC_V8_LOW_(a, b, c, d) __builtin_shufflevector(lf, lb, a, a + 8, b, b + 8, c, c + 8, d, d + 8)
+#define DIRAC_V8_LOW_(a, b, c, d)                                                               \
+  __builtin_shufflevector(lf, lb, a, a + 8, b, b + 8, c, c + 8, d, d + 8)
       if (p0 == 0)
-        low = (kp0 & 1) ? DIRAC_V8_LOW_(1, 0, 2 * NF + 1, 2 * NF) : DIRAC_V8_LOW_(0, 1, 2 * NF, 2 * NF + 1);
+        low = (kp0 & 1) ? DIRAC_V8_LOW_(1, 0, 2 * NF + 1, 2 * NF)
+                        : DIRAC_V8_LOW_(0, 1, 2 * NF, 2 * NF + 1);
       else
-        low = (kp0 & 1) ? DIRAC_V8_LOW_(2 * NF + 1, 2 * NF, 1, 0) : DIRAC_V8_LOW_(2 * NF, 2 * NF + 1, 0, 1);
+        low = (kp0 & 1) ? DIRAC_V8_LOW_(2 * NF + 1, 2 * NF, 1, 0)
+                        : DIRAC_V8_LOW_(2 * NF, 2 * NF + 1, 0, 1);
 #undef DIRAC_V8_LOW_
       h[c] = DIRAC_V8_FMA_(sp, low, up);
       hs[c] = DIRAC_F_(dirac_v8_times_i)(h[c]);
@@ -548,8 +552,8 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
   const DIRAC_V8_ sr = DIRAC_F_(dirac_v8_interleave)(srf, srb);
   DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
-    /* row i of U h (forward lanes) and U^+ h (backward lanes): re(u) h + im(u) (i h), the
-     * backward imaginary parts stored negated */
+    /* row i of A h (forward lanes) and B h (backward lanes) with the link pair's A = U_mu(x),
+     * B = U_mu(x - mu)^+: re(u) h + im(u) (i h) */
     DIRAC_V8_ w;
     DIRAC_CPU_UNROLL
     for (int c = 0; c < NF; ++c) {
