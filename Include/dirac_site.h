@@ -62,6 +62,14 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #define DIRAC_SIMD 0
 #endif
 
+#if DIRAC_SIMD && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX__)
+/* Without AVX (--disable-native --with-simd=portable) GCC warns at the end of the including
+ * file that the 32-byte vectors of the vectorised form would change a call's ABI, outside the
+ * diagnostic pragmas of dirac_site_template.h: its helpers are always inlined, no call passes
+ * them, so the warning is off for the file that includes this header. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 /* Full unrolling of a short loop in the vectorised CPU form (GCC at -O2 keeps the NF loops,
  * and their partial sums go through memory). */
 #if defined(__clang__)
