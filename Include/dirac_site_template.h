@@ -507,19 +507,28 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
       const DIRAC_V8_ ub = DIRAC_F_(dirac_v8_load)(rb + 2 * c);
       const DIRAC_V8_ lf = DIRAC_F_(dirac_v8_load)(rf + lo + 2 * c);
       const DIRAC_V8_ lb = DIRAC_F_(dirac_v8_load)(rb + lo + 2 * c);
-      const DIRAC_V8_ up = __builtin_shufflevector(uf, ub, 0, 8, 1, 9, 2 * NF, 2 * NF + 8,
-                                                   2 * NF + 1, 2 * NF + 9);
+      /* (f[i0], b[i0], f[i1], b[i1], f[i2], b[i2], f[i3], b[i3]): one two-source permutation
+       * with AVX-512 (vpermt2ps), else one permutation of each window and a blend (AVX2 has
+       * no two-source permutation); the same values either way */
+#ifdef __AVX512VL__
+#define DIRAC_V8_GATHER_(f, b, i0, i1, i2, i3)                                                  \
+  __builtin_shufflevector(f, b, i0, i0 + 8, i1, i1 + 8, i2, i2 + 8, i3, i3 + 8)
+#else
+#define DIRAC_V8_GATHER_(f, b, i0, i1, i2, i3)                                                  \
+  __builtin_shufflevector(__builtin_shufflevector(f, f, i0, i0, i1, i1, i2, i2, i3, i3),        \
+                          __builtin_shufflevector(b, b, i0, i0, i1, i1, i2, i2, i3, i3), 0, 9, \
+                          2, 11, 4, 13, 6, 15)
+#endif
+      const DIRAC_V8_ up = DIRAC_V8_GATHER_(uf, ub, 0, 1, 2 * NF, 2 * NF + 1);
       DIRAC_V8_ low;
       /* lower spin partners 2 + p0, 2 + p1, real and imaginary parts exchanged when kp0 odd */
-#define DIRAC_V8_LOW_(a, b, c, d)                                                               \
-  __builtin_shufflevector(lf, lb, a, a + 8, b, b + 8, c, c + 8, d, d + 8)
       if (p0 == 0)
-        low = (kp0 & 1) ? DIRAC_V8_LOW_(1, 0, 2 * NF + 1, 2 * NF)
-                        : DIRAC_V8_LOW_(0, 1, 2 * NF, 2 * NF + 1);
+        low = (kp0 & 1) ? DIRAC_V8_GATHER_(lf, lb, 1, 0, 2 * NF + 1, 2 * NF)
+                        : DIRAC_V8_GATHER_(lf, lb, 0, 1, 2 * NF, 2 * NF + 1);
       else
-        low = (kp0 & 1) ? DIRAC_V8_LOW_(2 * NF + 1, 2 * NF, 1, 0)
-                        : DIRAC_V8_LOW_(2 * NF, 2 * NF + 1, 0, 1);
-#undef DIRAC_V8_LOW_
+        low = (kp0 & 1) ? DIRAC_V8_GATHER_(lf, lb, 2 * NF + 1, 2 * NF, 1, 0)
+                        : DIRAC_V8_GATHER_(lf, lb, 2 * NF, 2 * NF + 1, 0, 1);
+#undef DIRAC_V8_GATHER_
       h[c] = DIRAC_V8_FMA_(sp, low, up);
       hs[c] = DIRAC_F_(dirac_v8_times_i)(h[c]);
     }
