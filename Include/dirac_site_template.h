@@ -333,6 +333,30 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_spin_project)(DIRAC_F_(dirac_half_sp
   }
 }
 
+/* The signs of the reconstruction of direction mu and sign s in pair form, lower_(p_r) =
+ * s i^(-k_r) (W h)_r, by output position (the halves exchanged when p0 = 1); the real and
+ * imaginary parts of W h are exchanged first when k_0 - (s < 0 ? 2 : 0) is odd. */
+DIRAC_ALWAYS_INLINE DIRAC_V4_ DIRAC_F_(dirac_v4_recon_signs)(int mu, int s) {
+  const int perm[4][2] = HR_GAMMA_PERM_INIT;
+  const int ipow[4][2] = HR_GAMMA_IPOW_INIT;
+  const int sh = s < 0 ? 2 : 0;
+  const DIRAC_V4_ sr = DIRAC_F_(dirac_v4_ipow_signs)(-ipow[mu][0] + sh, -ipow[mu][1] + sh);
+  return perm[mu][0] == 1 ? __builtin_shufflevector(sr, sr, 2, 3, 0, 1) : sr;
+}
+
+/* The accumulation of one row i of a direction (pair or direction-pair form, any vector type):
+ * acc_up[i] (+)= w, acc_lo[i] (+)= sr lw with lw the reconstructed w, fma the form's FMA. */
+#define DIRAC_ACC_DIR_(first, acc_up, acc_lo, i, w, sr, lw, fma)                                 \
+  do {                                                                                         \
+    if (first) {                                                                               \
+      (acc_up)[i] = (w);                                                                       \
+      (acc_lo)[i] = (sr) * (lw);                                                               \
+    } else {                                                                                   \
+      (acc_up)[i] += (w);                                                                      \
+      (acc_lo)[i] = fma(sr, lw, (acc_lo)[i]);                                                  \
+    }                                                                                          \
+  } while (0)
+
 /* acc_up / acc_lo (+)= one direction of the hopping sum, in pair form: acc_up[i] holds spin
  * components (0, 1) of colour i, acc_lo[i] components (2, 3); the neighbour is psi, or the
  * half spinor hp of its projection when hp is not NULL. */
@@ -350,9 +374,8 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_
   else
     DIRAC_F_(dirac_v4_project)(h, hs, mu, s, psi);
   /* reconstruction: lower_(p_r) = s i^(-k_r) (W h)_r, the halves exchanged when p0 = 1 */
-  const int kr0 = -ipow[mu][0] + sh, kr1 = -ipow[mu][1] + sh;
-  DIRAC_V4_ sr = DIRAC_F_(dirac_v4_ipow_signs)(kr0, kr1);
-  if (p0 == 1) sr = __builtin_shufflevector(sr, sr, 2, 3, 0, 1);
+  const int kr0 = -ipow[mu][0] + sh;
+  const DIRAC_V4_ sr = DIRAC_F_(dirac_v4_recon_signs)(mu, s);
   DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
     DIRAC_V4_ w;
@@ -378,13 +401,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_
 #endif
     DIRAC_V4_ lw = DIRAC_F_(dirac_v4_ipow_swap)(kr0, w);
     if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 2, 3, 0, 1);
-    if (first) {
-      acc_up[i] = w;
-      acc_lo[i] = sr * lw;
-    } else {
-      acc_up[i] += w;
-      acc_lo[i] = DIRAC_V4_FMA_(sr, lw, acc_lo[i]);
-    }
+    DIRAC_ACC_DIR_(first, acc_up, acc_lo, i, w, sr, lw, DIRAC_V4_FMA_);
   }
 }
 
@@ -550,15 +567,11 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
       hs[c] = DIRAC_F_(dirac_v8_times_i)(h[c]);
     }
   }
-  /* reconstruction signs of dirac_v4_hop_dir for each direction (s = -1: shift 2, s = +1: 0) */
-  const int kr0 = -ipow[mu][0], kr1 = -ipow[mu][1];
-  DIRAC_V4_ srf = DIRAC_F_(dirac_v4_ipow_signs)(kr0 + 2, kr1 + 2);
-  DIRAC_V4_ srb = DIRAC_F_(dirac_v4_ipow_signs)(kr0, kr1);
-  if (p0 == 1) {
-    srf = __builtin_shufflevector(srf, srf, 2, 3, 0, 1);
-    srb = __builtin_shufflevector(srb, srb, 2, 3, 0, 1);
-  }
-  const DIRAC_V8_ sr = DIRAC_F_(dirac_v8_interleave)(srf, srb);
+  /* the reconstruction of dirac_v4_hop_dir for each direction (the exchange of parts has
+   * the same parity for both) */
+  const int kr0 = -ipow[mu][0];
+  const DIRAC_V8_ sr = DIRAC_F_(dirac_v8_interleave)(DIRAC_F_(dirac_v4_recon_signs)(mu, -1),
+                                                     DIRAC_F_(dirac_v4_recon_signs)(mu, +1));
   DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
     /* row i of A h (forward lanes) and B h (backward lanes) with the link pair's A = U_mu(x),
@@ -573,13 +586,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
     }
     DIRAC_V8_ lw = (kr0 & 1) ? DIRAC_F_(dirac_v8_swap_parts)(w) : w;
     if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 4, 5, 6, 7, 0, 1, 2, 3);
-    if (first) {
-      acc_up[i] = w;
-      acc_lo[i] = sr * lw;
-    } else {
-      acc_up[i] += w;
-      acc_lo[i] = DIRAC_V8_FMA_(sr, lw, acc_lo[i]);
-    }
+    DIRAC_ACC_DIR_(first, acc_up, acc_lo, i, w, sr, lw, DIRAC_V8_FMA_);
   }
 }
 
@@ -605,6 +612,7 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop)(DIRAC_V4_ *acc_up, DIRAC_V4_ *ac
 #undef DIRAC_V8_
 #undef DIRAC_V8_FMA_
 #endif /* DIRAC_TMPL_PAIRED */
+#undef DIRAC_ACC_DIR_
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
