@@ -955,27 +955,34 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_site_end)(DIRAC_TMPL_SPINOR *out, int
   }
 }
 
-/* out = the CPU kernel of one site (see the section head) with the 8 links of the site in the
- * layout of dirac_cpu_pack_site at pk: the hopping sum (direction-pair form where
- * DIRAC_TMPL_PAIRED, else pair form), then the epilogue. hup / hdn: NULL, or the received half
- * spinors of neighbours in the halo. */
+#if DIRAC_TMPL_PAIRED
+/* out = the CPU kernel of one site (see the section head) with the 4 link pairs of the site
+ * (dirac_cpu_pack_site) at pk: the hopping sum in direction-pair form, then the epilogue.
+ * hup / hdn: NULL, or the received half spinors of neighbours in the halo. */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_pk)(
     DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
     const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
     const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
     const DIRAC_F_(dirac_half_spinor) *const *hdn, const void *pk) {
   DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
-#if DIRAC_TMPL_PAIRED
   DIRAC_F_(dirac_v8_hop)(acc[0], acc[1], up, dn, hup, hdn,
                          (const DIRAC_F_(dirac_link_pair) *)pk);
-#else
-  const DIRAC_TMPL_MAT *u = (const DIRAC_TMPL_MAT *)pk;
-  const DIRAC_TMPL_MAT *const uup[4] = {u, u + 1, u + 2, u + 3};
-  const DIRAC_TMPL_MAT *const udn[4] = {u + 4, u + 5, u + 6, u + 7};
-  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
-#endif
   DIRAC_F_(dirac_v4_site_end)(out, mode, g5, s, diag, x, cl, acc);
 }
+#else
+/* out = the CPU kernel of one site (see the section head): the hopping sum in pair form, then
+ * the epilogue. hup / hdn: NULL, or the received half spinors of neighbours in the halo. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
+    const DIRAC_TMPL_MAT *const udn[4]) {
+  DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
+  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
+  DIRAC_F_(dirac_v4_site_end)(out, mode, g5, s, diag, x, cl, acc);
+}
+#endif
 #undef DIRAC_V4_
 #undef DIRAC_V4_FMA_
 #undef DIRAC_V4_FNMA_
@@ -1007,21 +1014,6 @@ HR_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
 }
 #endif
 
-#if !DIRAC_SIMD
-/* out = the CPU kernel of one site with the links of the site packed by dirac_cpu_pack_site at
- * pk (plain form: U_mu(x), then U_mu(x - mu)). */
-HR_INLINE void DIRAC_F_(dirac_cpu_site_pk)(
-    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
-    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
-    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
-    const DIRAC_F_(dirac_half_spinor) *const *hdn, const void *pk) {
-  const DIRAC_TMPL_MAT *u = (const DIRAC_TMPL_MAT *)pk;
-  const DIRAC_TMPL_MAT *const uup[4] = {u, u + 1, u + 2, u + 3};
-  const DIRAC_TMPL_MAT *const udn[4] = {u + 4, u + 5, u + 6, u + 7};
-  DIRAC_F_(dirac_cpu_site_halo)(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
-}
-#endif
-
 /* pk = the 8 links of a site in the layout of the CPU kernel dirac_cpu_site_pk, from
  * uup[mu] = U_mu(x) and udn[mu] = U_mu(x - mu): where DIRAC_TMPL_PAIRED, the 4 link pairs of
  * dirac_link_pair, else the 8 links in that order. pk holds the size of 8 links. */
@@ -1048,7 +1040,7 @@ HR_INLINE void DIRAC_F_(dirac_cpu_pack_site)(void *pk, const DIRAC_TMPL_MAT *con
 #endif
 }
 
-#if DIRAC_SIMD
+#if DIRAC_SIMD && DIRAC_TMPL_PAIRED
 /* out = the CPU kernel of one site (see the section head) with the links uup[mu] = U_mu(x),
  * udn[mu] = U_mu(x - mu): dirac_cpu_site_pk on the links packed by dirac_cpu_pack_site. */
 DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
@@ -1063,6 +1055,19 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
   } pk;
   DIRAC_F_(dirac_cpu_pack_site)(&pk, uup, udn);
   DIRAC_F_(dirac_cpu_site_pk)(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, &pk);
+}
+#else
+/* out = the CPU kernel of one site with the 8 links of the site packed by dirac_cpu_pack_site
+ * at pk (U_mu(x), then U_mu(x - mu)): dirac_cpu_site_halo. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_pk)(
+    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
+    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
+    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
+    const DIRAC_F_(dirac_half_spinor) *const *hdn, const void *pk) {
+  const DIRAC_TMPL_MAT *u = (const DIRAC_TMPL_MAT *)pk;
+  const DIRAC_TMPL_MAT *const uup[4] = {u, u + 1, u + 2, u + 3};
+  const DIRAC_TMPL_MAT *const udn[4] = {u + 4, u + 5, u + 6, u + 7};
+  DIRAC_F_(dirac_cpu_site_halo)(out, mode, g5, s, diag, x, cl, up, dn, hup, hdn, uup, udn);
 }
 #endif
 

@@ -77,7 +77,7 @@ DIRAC_ALWAYS_INLINE void DOP_(touch_site)(DOP_SPINOR *out, const DOP_SPINOR *x,
     __builtin_memcpy((char *)out + whole, &acc, sizeof(DOP_SPINOR) - whole);
 }
 
-/* The hopping application of the CPU loops at output site ix (dirac_cpu_site_halo): the
+/* The hopping application of the CPU loops at output site ix (dirac_cpu_site_pk): the
  * neighbours from in (element 0 = index ishift), the 8 packed links of u (in the layout of
  * dirac_cpu_pack_site), the epilogue's x (on the output geometry, shift oshift) and host
  * clover elements cl (glattice); h: the received half spinors of the halo, or NULL where no
