@@ -2,6 +2,7 @@
 #include "bench_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "communications.h"
@@ -94,6 +95,59 @@ double bench_stream_read(size_t bytes, int passes) {
   double gbs = ok && best > 0 ? sizeof(double) * 4.0 * (double)(n / 4) / best * 1e-9 : 0.0;
   global_sum(&gbs, 1);
   free(a);
+  return gbs;
+}
+
+/* 32 bytes of doubles: the vectors of the site-stream probe (GNU vector extension). */
+typedef double bench_v4 __attribute__((vector_size(32)));
+
+double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int work,
+                          int passes) {
+  read_bytes = read_bytes / 32 * 32;
+  write_bytes = write_bytes / 32 * 32;
+  char *r = NULL, *w = NULL;
+  const int ok = sites > 0 && read_bytes > 0 && write_bytes > 0 &&
+                 posix_memalign((void **)&r, 64, (size_t)sites * read_bytes) == 0 &&
+                 posix_memalign((void **)&w, 64, (size_t)sites * write_bytes) == 0;
+  double best = 1e30;
+  if (ok) {
+    HR_OMP_PRAGMA(omp parallel for schedule(static))
+    for (long x = 0; x < sites; x++) { /* first touch by the threads that stream them */
+      for (size_t o = 0; o < read_bytes; o += sizeof(double)) {
+        const double v = 1e-3 * (double)(o % 7);
+        memcpy(r + (size_t)x * read_bytes + o, &v, sizeof v);
+      }
+      memset(w + (size_t)x * write_bytes, 0, write_bytes);
+    }
+    const bench_v4 f = {0.5, 0.5, 0.5, 0.5};
+    for (int p = 0; p < passes; p++) {
+      global_barrier();
+      const double t0 = bench_wtime();
+      HR_OMP_PRAGMA(omp parallel for schedule(static))
+      for (long x = 0; x < sites; x++) {
+        const char *rs = r + (size_t)x * read_bytes;
+        bench_v4 acc[4] = {{0}}; /* four chains: the loads, not the additions, set the pace */
+        for (size_t o = 0, k = 0; o < read_bytes; o += sizeof(bench_v4), k++) {
+          bench_v4 v;
+          memcpy(&v, rs + o, sizeof v);
+          acc[k % 4] += v;
+        }
+        for (int j = 0; j < work; j++) /* `work` dependent multiply-adds on each chain */
+          for (int c = 0; c < 4; c++) acc[c] = acc[c] * f + acc[(c + 1) % 4];
+        const bench_v4 sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        for (size_t o = 0; o < write_bytes; o += sizeof sum)
+          memcpy(w + (size_t)x * write_bytes + o, &sum, sizeof sum);
+      }
+      double t = bench_wtime() - t0;
+      global_max(&t, 1);
+      if (t < best) best = t;
+    }
+  }
+  double gbs = ok && best > 0 ? (double)(read_bytes + write_bytes) * (double)sites / best * 1e-9
+                              : 0.0;
+  global_sum(&gbs, 1);
+  free(r);
+  free(w);
   return gbs;
 }
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # smoke_diracoperator.sh -- make check's run of speed_test_diracoperator on a 4^4 lattice: it
 # must exit 0 and print its documented lines, one op= line per operator and precision (10)
-# and, where the operators run on the CPU loops, one data-only line for each (GPU builds:
-# none). A run of the program, not a timing: nothing here depends on the speed.
+# and, where the operators run on the CPU loops, one data-only line for each and the three
+# stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). A run of the program, not a timing: nothing here depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
 GLB_T = 4
@@ -22,11 +22,12 @@ if [ $rc -ne 0 ]; then
 fi
 ops=$(echo "$out" | grep -c 'op=[a-zA-Z_0-9]* prec=[a-z]* .*ns_per_site=.*roofline_fraction=')
 data=$(echo "$out" | grep -c 'data-only [a-zA-Z_0-9]* [a-z]*: ns_per_site=.*roofline_fraction=.*operator takes')
-if echo "$out" | grep -q 'GPU path'; then want_data=0; else want_data=10; fi
+probe=$(echo "$out" | grep -c 'stream_sites read=[0-9]*B write=[0-9]*B .*work=[0-9]* GBps=[0-9]*[1-9][0-9.]* fraction_of_triad=')
+if echo "$out" | grep -q 'GPU path'; then want_data=0; want_probe=0; else want_data=10; want_probe=3; fi
 echo "$out" | grep -E 'op=|data-only' | head -4
-if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ]; then
-  echo "FAIL: $ops operator lines (want 10) and $data data-only lines (want $want_data)"
+if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_probe" ]; then
+  echo "FAIL: $ops operator lines (want 10), $data data-only lines (want $want_data), $probe stream_sites lines (want $want_probe)"
   exit 1
 fi
-echo "PASS: speed_test_diracoperator printed its 10 operator lines and $data data-only lines"
+echo "PASS: speed_test_diracoperator printed its 10 operator lines, $data data-only lines and $probe stream_sites lines"
 exit 0
