@@ -2,7 +2,8 @@
 # smoke_diracoperator.sh -- make check's run of speed_test_diracoperator on a 4^4 lattice: it
 # must exit 0 and print its documented lines, one op= line per operator and precision (10)
 # and, where the operators run on the CPU loops, one data-only line for each and the three
-# stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). A run of the program, not a timing: nothing here depends on the speed.
+# stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). A
+# run of the program, not a timing: nothing here depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
 GLB_T = 4
