@@ -969,19 +969,6 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_pk)(
                          (const DIRAC_F_(dirac_link_pair) *)pk);
   DIRAC_F_(dirac_v4_site_end)(out, mode, g5, s, diag, x, cl, acc);
 }
-#else
-/* out = the CPU kernel of one site (see the section head): the hopping sum in pair form, then
- * the epilogue. hup / hdn: NULL, or the received half spinors of neighbours in the halo. */
-DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
-    DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
-    const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
-    const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
-    const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
-    const DIRAC_TMPL_MAT *const udn[4]) {
-  DIRAC_V4_ acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
-  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
-  DIRAC_F_(dirac_v4_site_end)(out, mode, g5, s, diag, x, cl, acc);
-}
 #endif
 #undef DIRAC_V4_
 #undef DIRAC_V4_FMA_
@@ -989,15 +976,23 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-#else
-/* out = the CPU kernel of one site (see the section head), plain form; hup / hdn as in the
- * vectorised form. */
-HR_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
+#endif
+
+#if !(DIRAC_SIMD && DIRAC_TMPL_PAIRED)
+/* out = the CPU kernel of one site (see the section head): the hopping sum in pair form where
+ * DIRAC_SIMD, else direction by direction in the plain form, then the epilogue. hup / hdn:
+ * NULL, or the received half spinors of neighbours in the halo. */
+DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
     DIRAC_TMPL_SPINOR *out, int mode, int g5, DIRAC_TMPL_REAL s, DIRAC_TMPL_REAL diag,
     const DIRAC_TMPL_SPINOR *x, const DIRAC_TMPL_CLOVER *cl, const DIRAC_TMPL_SPINOR *const up[4],
     const DIRAC_TMPL_SPINOR *const dn[4], const DIRAC_F_(dirac_half_spinor) *const *hup,
     const DIRAC_F_(dirac_half_spinor) *const *hdn, const DIRAC_TMPL_MAT *const uup[4],
     const DIRAC_TMPL_MAT *const udn[4]) {
+#if DIRAC_SIMD
+  DIRAC_F_(dirac_v4) acc[2][NF]; /* chirality 0: spin components (0, 1); 1: (2, 3) */
+  DIRAC_F_(dirac_v4_hop)(acc[0], acc[1], up, dn, hup, hdn, uup, udn);
+  DIRAC_F_(dirac_v4_site_end)(out, mode, g5, s, diag, x, cl, acc);
+#else
   DIRAC_TMPL_SPINOR r;
   for (int mu = 0; mu < 4; mu++)
     for (int b = 0; b < 2; b++) { /* forward, then backward: dirac_site_hop_generic's order */
@@ -1011,6 +1006,7 @@ HR_INLINE void DIRAC_F_(dirac_cpu_site_halo)(
         DIRAC_F_(dirac_site_hop_dir)(&r, mu, sg, first, b == 0 ? up[mu] : dn[mu], U);
     }
   DIRAC_F_(dirac_site_finish)(out, mode, g5, s, diag, x, cl, &r);
+#endif
 }
 #endif
 
