@@ -22,11 +22,11 @@ double bench_stream_triad(size_t bytes_per_array, int passes);
  * core often cannot read a single stream as fast as the triad moves three. */
 double bench_stream_read(size_t bytes, int passes);
 
-/* The site-stream probe: per site, reads `read_bytes` and writes `write_bytes` (multiples of
- * 32; two arrays of `sites` consecutive blocks each, the threads splitting the sites as the
- * Dirac loops do), with `work` dependent multiply-adds per site on four vector chains between
- * the reads and the writes; best of `passes`, summed over processes in GB/s of the bytes read
- * and written. With the byte mix of an operator it is the bandwidth a loop of that mix can
+/* The site-stream probe: per site, reads `read_bytes` and writes `write_bytes` (rounded down to
+ * multiples of 32; two arrays of `sites` consecutive blocks each, the threads splitting the sites
+ * as the Dirac loops do), with `work` dependent multiply-adds per site on four vector chains
+ * between the reads and the writes; best of `passes`, summed over processes in GB/s of the bytes
+ * read and written. With the byte mix of an operator it is the bandwidth a loop of that mix can
  * have on this machine, without (work = 0) and with arithmetic that must wait for the data. */
 double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int work,
                           int passes);
