@@ -262,7 +262,9 @@ int main(int argc, char **argv) {
               host_triad > 0 ? g / host_triad : 0.);
     }
   }
-  lprintf("BENCH", 0, "overlap of communication: %s\n", dirac_comm_overlap() ? "on" : "off");
+  lprintf("BENCH", 0, "overlap of communication: %s; CPU halo between ranks of a node: %s\n",
+          dirac_comm_overlap() ? "on" : "off",
+          dirac_node_halo() ? "through node memory (comm:node_halo = on)" : "MPI messages");
   lprintf("BENCH", 0, "CPU Dirac kernels: %s (%s); library built with: %s\n", HR_SIMD,
           HR_SIMD_CFLAGS, HR_BUILD_CFLAGS);
 
@@ -313,11 +315,12 @@ int main(int argc, char **argv) {
         global_max(w, 2);
         lprintf("BENCH", 0,
                 "  halo %s %s: %.1f exchanges and %.0f bytes sent per call and rank (spin-"
-                "projected half spinors), projecting %.1f us; wait after the inner pieces %.1f "
-                "us per call, %.1f us without overlap (%.1f ns_per_site): %.0f%% of the exchange "
-                "hidden\n",
+                "projected half spinors; %.0f of them through node memory), projecting %.1f us; "
+                "wait after the inner pieces %.1f us per call, %.1f us without overlap (%.1f "
+                "ns_per_site): %.0f%% of the exchange hidden\n",
                 ops[k].name, single ? "single" : "double", (double)comm.exchanges / calls,
-                comm.bytes_sent / calls, 1e6 * comm.pack_seconds / calls, 1e6 * w[0], 1e6 * w[1],
+                comm.bytes_sent / calls, comm.bytes_node / calls, 1e6 * comm.pack_seconds / calls,
+                1e6 * w[0], 1e6 * w[1],
                 1e9 * t_off / sites, w[1] > 0 ? 100. * (1. - w[0] / w[1]) : 0.);
         if (comm.inner_sites > 0 && comm.boundary_sites > 0) /* rank 0's loops */
           lprintf("BENCH", 0,

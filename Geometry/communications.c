@@ -87,21 +87,25 @@ hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout la
 }
 
 hr_comm_request *start_sendrecv_packed(const geometry_descriptor *g, hr_layout layout,
-                                       const void *send, void *recv, size_t site_bytes) {
+                                       const void *send, void *recv, size_t site_bytes,
+                                       const unsigned char *skip) {
   hr_comm_request *r = request_take();
   const int nb = geometry_nbuffers(g, layout);
   size_t off = 0;
   for (int i = 0; i < nb; i++) {
     const size_t bytes = (size_t)g->rbuf_len[i] * site_bytes;
+    const int skipped = skip != NULL ? skip[i] : 0;
 #if HR_WITH_MPI
     hr_assert(bytes <= INT_MAX, "receive buffer of %zu bytes too large for one message", bytes);
-    MPI_Irecv((char *)recv + off, (int)bytes, MPI_BYTE, g->rbuf_from_proc[i], g->buf_tag[i],
-              hr_cart_comm, &r->req[r->n++]);
-    MPI_Isend((const char *)send + off, (int)bytes, MPI_BYTE, g->sbuf_to_proc[i],
-              g->buf_tag[i], hr_cart_comm, &r->req[r->n++]);
+    if (!(skipped & HR_SKIP_RECV))
+      MPI_Irecv((char *)recv + off, (int)bytes, MPI_BYTE, g->rbuf_from_proc[i], g->buf_tag[i],
+                hr_cart_comm, &r->req[r->n++]);
+    if (!(skipped & HR_SKIP_SEND))
+      MPI_Isend((const char *)send + off, (int)bytes, MPI_BYTE, g->sbuf_to_proc[i],
+                g->buf_tag[i], hr_cart_comm, &r->req[r->n++]);
 #else
     /* one process: the partner of every (force_halo) buffer is this process */
-    memcpy((char *)recv + off, (const char *)send + off, bytes);
+    if (!(skipped & HR_SKIP_SEND)) memcpy((char *)recv + off, (const char *)send + off, bytes);
 #endif
     off += bytes;
   }

@@ -40,9 +40,14 @@ hr_comm_request *start_sendrecv_field(const geometry_descriptor *g, hr_layout la
  * `recv`, both at byte offset site_bytes (len[0] + ... + len[i-1]), with the partners and tags
  * of start_sendrecv_field (the data of send buffer i arrives in the partner's receive buffer
  * i). The Dirac operators send spin-projected half spinors this way. `send` must not change
- * and `recv` not be read until completed (complete_sendrecv). */
+ * and `recv` not be read until completed (complete_sendrecv). `skip`: NULL, or per buffer i
+ * HR_SKIP_SEND (send buffer i is not sent) and HR_SKIP_RECV (receive buffer i is not
+ * received): buffers the caller moves itself (the Dirac halo through node memory). */
 hr_comm_request *start_sendrecv_packed(const geometry_descriptor *g, hr_layout layout,
-                                       const void *send, void *recv, size_t site_bytes);
+                                       const void *send, void *recv, size_t site_bytes,
+                                       const unsigned char *skip);
+/* The flags of start_sendrecv_packed's skip. */
+enum { HR_SKIP_SEND = 1, HR_SKIP_RECV = 2 };
 /* Let an exchange in flight progress without waiting (MPI_Testall): the MPI library moves
  * large messages only inside its calls, so a computation that overlaps an exchange calls
  * this now and then, from the thread that started it (MPI_THREAD_FUNNELED). NULL, a

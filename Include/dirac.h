@@ -57,6 +57,15 @@ dirac_op dirac_op_make(const suNg_field *u, double m0, double csw, const dirac_b
 /* Overlap of communication and computation for every operator: 1 (default) or 0. */
 void dirac_set_comm_overlap(int on);
 int dirac_comm_overlap(void);
+/* Halo exchanges of the CPU operators between ranks of one node (input key comm:node_halo):
+ * the half spinors written straight into the receiving rank's memory (on = 1, the default) or
+ * sent with MPI (0). group > 0 treats each `group` consecutive ranks of a node as a node of
+ * their own (tests of mixed exchanges), 0 the real nodes. Collective; nothing without MPI. */
+void dirac_set_node_halo(int on, int group);
+int dirac_node_halo(void);
+/* Free the node-memory windows of the halo exchanges (collective; hr_finalize calls it before
+ * MPI_Finalize; remade on use). */
+void dirac_comm_release(void);
 /* Numbers per link that the GPU hopping kernels read (input key gpu:links): 18 (default), or
  * 12 for 3x3 links (NF = 3): rows 0 and 1, row 2 rebuilt in the kernel from them and det U
  * (Doc/gpu.md, "12-number links"). Stops with a message for 12 when NF != 3. No effect on
@@ -94,6 +103,7 @@ int dirac_cpu_data_only(void);
 typedef struct {
   long exchanges;
   double bytes_sent, pack_seconds, wait_seconds;
+  double bytes_node; /* of bytes_sent: written straight into ranks of this node */
   double inner_seconds, boundary_seconds, inner_sites, boundary_sites;
 } dirac_comm_stats;
 /* The statistics so far (this process). */

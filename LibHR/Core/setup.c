@@ -177,6 +177,17 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
       INPUT_KEYS_END};
   input_read(in, NULL, cpu_keys);
   dirac_set_cpu_prefetch(prefetch - 1);
+  /* comm:node_halo = on|off: the Dirac halo between ranks of one node through its memory
+   * (accepted, and ignored, in builds without MPI) */
+  int node_halo = 1;
+  const input_key comm_keys[] = {
+      {"comm:node_halo", INPUT_CHOICE, &node_halo, "on", "off|on",
+       "halo exchanges of the CPU Dirac operators between MPI ranks of one node: written "
+       "straight into the receiving rank's memory (on) or sent as MPI messages (off); the same "
+       "results either way"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, comm_keys);
+  dirac_set_node_halo(node_halo, 0);
   /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a
    * GPU) */
   int halo_path = HR_GPU_HALO_AUTO, links12 = 0;
@@ -205,6 +216,7 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
 }
 
 void hr_finalize(void) {
+  dirac_comm_release(); /* MPI windows, before MPI_Finalize */
   logger_close();
   input_free(setup_input);
   setup_input = NULL;

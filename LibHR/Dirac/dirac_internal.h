@@ -80,12 +80,21 @@ const int *dirac_time_table(int on_gpu);
 typedef struct {
   const geometry_descriptor *g; /* the input geometry (NULL: not made) */
   int generation;               /* geometry_generation() it was made for */
+  int setting;                  /* the dirac_set_node_halo setting it was made under */
   int nsites;                   /* sites in all spinor send buffers (= receive buffers) */
   int *send_site;               /* master index of every send-buffer site, buffer by buffer */
   unsigned char *send_dir;      /* its projection: mu (s = -1) or mu + 4 (s = +1) */
+  unsigned char *send_buf;      /* its buffer */
   int halo_lo, halo_hi;         /* the receive buffers lie in the indices halo_lo..halo_hi-1 */
   int *halo_pos;                /* half spinor of index halo_lo + k in recv (-1: none) */
-  void *send, *recv;            /* nsites half spinors each (double or single precision) */
+  void *send, *recv;            /* nsites half spinors each (double or single precision); with
+                                   node, recv is this exchange's receive area in the node's
+                                   shared window (two, in turn: dirac_halo_begin) */
+  void **send_to;               /* per buffer: the area whose send positions its half spinors
+                                   are projected into: send, or the receive area of the
+                                   partner on this node (the same positions there) */
+  struct dirac_halo_node *node; /* MPI builds: the exchange through node memory (dirac_halo.c;
+                                   NULL: every buffer through MPI) */
   /* The GPU path's exchange (GPU builds; made on its first use, dirac_halo_gpu_of): the same
    * half spinors in device memory, buffer i a block of sbuf_len[i] sites in the device layout
    * of a piece, starting at the sum of the lengths before it (the bytes of start_sendrecv_
@@ -100,9 +109,24 @@ typedef struct {
 
 /* The halo tables of input geometry ig (made on first use and when the geometry changed);
  * NULL when ig has no spinor buffers (one process without force_halo). */
-const dirac_halo *dirac_halo_of(const geometry_descriptor *ig);
+dirac_halo *dirac_halo_of(const geometry_descriptor *ig);
 /* Free the halo tables (dirac_finalize). */
 void dirac_halo_release(void);
+/* The CPU loops' exchange of h in four steps (with node memory; MPI or copies alone else):
+ *   dirac_halo_begin     before projecting: picks this exchange's receive areas (recv and
+ *                        the partners' in send_to) and waits until the partners on this node
+ *                        have read what this rank wrote into those areas two exchanges ago
+ *   dirac_halo_start     after projecting into send_to: tells those partners their half
+ *                        spinors are there, starts MPI (half_bytes per site) for the rest
+ *   dirac_halo_complete  waits for MPI and for the partners writing into this rank
+ *   dirac_halo_end       after the boundary pieces: tells the partners this rank has read
+ *                        its receive area. */
+void dirac_halo_begin(dirac_halo *h);
+hr_comm_request *dirac_halo_start(const dirac_halo *h, size_t half_bytes);
+void dirac_halo_complete(const dirac_halo *h, hr_comm_request *req);
+void dirac_halo_end(const dirac_halo *h);
+/* Send sites of h whose half spinors go through node memory. */
+int dirac_halo_node_sites(const dirac_halo *h);
 #if HR_GPU_ENABLED
 /* dirac_halo_of(ig) with the device tables and areas of the GPU path made. */
 const dirac_halo *dirac_halo_gpu_of(const geometry_descriptor *ig);

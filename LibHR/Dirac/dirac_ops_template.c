@@ -111,14 +111,21 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
     if (x != NULL) DIRAC_PREFETCH(x + (js - oshift), sizeof(DOP_SPINOR));
   }
   if (ix + DIRAC_PF_DIST < pf_end) {
-    /* prefetch the scattered neighbours of a site a few iterations ahead */
+    /* prefetch the scattered neighbours of a site a few iterations ahead; in double their
+     * received half spinors where they lie in the halo (written by another core: 5 to 10%
+     * off the boundary pieces; in single the look-ups cost more than they save, Doc/dirac.md,
+     * "Halos through node memory") */
     const int jx = ix + DIRAC_PF_DIST;
+    const dirac_halo *const hpf = DOP_SINGLE ? NULL : h;
     DIRAC_CPU_UNROLL
     for (int mu = 0; mu < 4; mu++) {
       const int jy = iup(jx, mu), jz = idn(jx, mu);
       if (jy >= ishift && jz >= ishift) {
-        DIRAC_PREFETCH(in + (jy - ishift), sizeof(DOP_SPINOR));
-        DIRAC_PREFETCH(in + (jz - ishift), sizeof(DOP_SPINOR));
+        const DOP_HALF *hy = DOP_(halo_half)(hpf, jy), *hz = DOP_(halo_half)(hpf, jz);
+        if (hy != NULL) DIRAC_PREFETCH(hy, sizeof(DOP_HALF));
+        else DIRAC_PREFETCH(in + (jy - ishift), sizeof(DOP_SPINOR));
+        if (hz != NULL) DIRAC_PREFETCH(hz, sizeof(DOP_HALF));
+        else DIRAC_PREFETCH(in + (jz - ishift), sizeof(DOP_SPINOR));
       }
     }
   }
@@ -169,15 +176,16 @@ static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_
 /* The half spinors of the send buffers of h from the master sites of in (element 0 = index
  * ishift): (1 -/+ gamma_mu) psi projected as the receiving process's hopping sum needs it. */
 static void DOP_(halo_pack)(const dirac_halo *h, const DOP_SPINOR *in, int ishift) {
-  DOP_HALF *send = (DOP_HALF *)h->send;
   const int n = h->nsites;
   HR_OMP_PRAGMA(omp parallel for schedule(static))
   for (int k = 0; k < n; k++) {
     const DOP_SPINOR *psi = in + (h->send_site[k] - ishift);
+    /* position k of the own send area or of the node partner's receive area */
+    DOP_HALF *dst = (DOP_HALF *)h->send_to[h->send_buf[k]] + k;
     switch (h->send_dir[k]) { /* constant directions: the projections fold */
 #define DOP_PROJECT_(mu)                                                                       \
-  case mu: DOP_(dirac_cpu_spin_project)(&send[k], mu, -1, psi); break;                          \
-  case mu + 4: DOP_(dirac_cpu_spin_project)(&send[k], mu, +1, psi); break;
+  case mu: DOP_(dirac_cpu_spin_project)(dst, mu, -1, psi); break;                               \
+  case mu + 4: DOP_(dirac_cpu_spin_project)(dst, mu, +1, psi); break;
       DOP_PROJECT_(0) DOP_PROJECT_(1) DOP_PROJECT_(2) DOP_PROJECT_(3)
 #undef DOP_PROJECT_
       default: break;
@@ -241,14 +249,16 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   const DOP_CLOVER *cl = clf != NULL ? DOP_CK_(sync_host_)(clf) : NULL;
   DOP_SPINOR *op = DOP_K_(host_write_)(out);
   /* the halo as half spinors (dirac_halo), exchanged while the inner pieces are computed */
-  const dirac_halo *h = dirac_halo_of(ig);
+  dirac_halo *h = dirac_halo_of(ig);
   hr_comm_request *req;
   if (h != NULL) {
     const double t0 = hr_wtime();
+    dirac_halo_begin(h);
     DOP_(halo_pack)(h, ip, ig->master_shift);
-    req = start_sendrecv_packed(ig, HR_LAYOUT_SPINOR, h->send, h->recv, sizeof(DOP_HALF));
+    req = dirac_halo_start(h, sizeof(DOP_HALF));
     dirac_comm.exchanges++;
     dirac_comm.bytes_sent += (double)h->nsites * (double)sizeof(DOP_HALF);
+    dirac_comm.bytes_node += (double)dirac_halo_node_sites(h) * (double)sizeof(DOP_HALF);
     dirac_comm.pack_seconds += hr_wtime() - t0;
   } else {
     req = start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
@@ -261,10 +271,14 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_PACK(ls), mode, g5, s, diag, xp,
                    cl, NULL, h != NULL ? req : NULL, pf, dirac_data_only);
   const double t1 = hr_wtime();
-  complete_sendrecv(req);
+  if (h != NULL)
+    dirac_halo_complete(h, req);
+  else
+    complete_sendrecv(req);
   const double t2 = hr_wtime();
   DOP_(hop_pieces)(og, p_split, og->local_master_pieces, op, ip, ig->master_shift, DOP_PACK(ls),
                    mode, g5, s, diag, xp, cl, h, NULL, pf, dirac_data_only);
+  if (h != NULL) dirac_halo_end(h); /* the partners may write the next halo */
   const double t3 = hr_wtime();
   if (!dirac_data_only) dirac_pf_record(pft, pf, t3 - tpf); /* the kernels' timing only */
   if (h != NULL) { /* where the time of an application with a halo goes */

@@ -504,6 +504,87 @@ static void check_cpu_halo_stats(const dirac_op *D) {
   }
 }
 
+/* Send sites of the spinor buffers of g whose partner shares memory with this rank (MPI
+ * builds; with group > 0 also the same group of `group` consecutive ranks of the node):
+ * what the halo through node memory should write there. */
+static double node_send_sites(const geometry_descriptor *g, int group) {
+  double sites = 0;
+#if HR_WITH_MPI
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Group world_group, node_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Comm_group(node, &node_group);
+  int me = -1;
+  MPI_Comm_rank(node, &me);
+  for (int i = 0; i < g->nbuffers_spinor; i++) {
+    int partner = -1;
+    MPI_Group_translate_ranks(world_group, 1, &g->sbuf_to_proc[i], node_group, &partner);
+    if (partner != MPI_UNDEFINED && (group <= 0 || partner / group == me / group))
+      sites += g->sbuf_len[i];
+  }
+  MPI_Group_free(&world_group);
+  MPI_Group_free(&node_group);
+  MPI_Comm_free(&node);
+#else
+  (void)g;
+  (void)group;
+#endif
+  return sites;
+}
+
+/* The CPU loops' halo between ranks of one node (dirac_set_node_halo): through node memory,
+ * as MPI messages, and mixed (groups of 2 ranks, or each rank, taken as nodes: some buffers
+ * through memory, the others through MPI) give the same bits for every operator in both
+ * precisions, and the statistics count the bytes written through node memory. */
+static void check_node_halo(const dirac_op *D, const char *tag) {
+  dirac_op Dc = *D;
+  Dc.backend = HR_BACKEND_CPU;
+  static const int settings[4][2] = {{1, 0}, {0, 0}, {1, 2}, {1, 1}}; /* on, group */
+  for (int k = 0; k < NOPS; k++) {
+    const geometry_descriptor *g = ops[k].eo ? &glat_even : &glattice;
+    spinor_field *psi = dt_spinor(g), *a = dt_spinor(g);
+    spinor_field_flt *pf = dt_spinor_flt(g), *af = dt_spinor_flt(g);
+    dt_random_spinor_field(psi, 71 + (uint64_t)k);
+    dt_to_flt(psi, pf);
+    long long h0 = 0, hf0 = 0;
+    for (int m = 0; m < 4; m++) {
+      dirac_set_node_halo(settings[m][0], settings[m][1]);
+      ops[k].d(a, &Dc, psi);
+      ops[k].f(af, &Dc, pf);
+      const long long h = bits_hash(a), hf = bits_hash_flt(af);
+      if (m == 0) {
+        h0 = h;
+        hf0 = hf;
+      }
+      CHECK(h == h0 && hf == hf0,
+            "%s %s: halo %s (node groups of %d ranks) gives other bits than through node memory",
+            ops[k].name, tag, settings[m][0] ? "through node memory" : "as MPI messages",
+            settings[m][1]);
+    }
+    DT_FREE(psi); DT_FREE(a); DT_FREE(pf); DT_FREE(af);
+  }
+  const gpu_case *c = &hop_cases[2];
+  spinor_field *psi = dt_spinor(c->in_g), *b = dt_spinor(c->out_g);
+  dt_random_spinor_field(psi, 79);
+  for (int m = 0; m < 4; m++) {
+    dirac_set_node_halo(settings[m][0], settings[m][1]);
+    dirac_comm_stats_reset();
+    c->d(b, &Dc, psi);
+    const dirac_comm_stats st = dirac_comm_stats_get();
+    const double want = settings[m][0] ? node_send_sites(c->in_g, settings[m][1]) *
+                                             (double)sizeof(dirac_half_spinor)
+                                       : 0.;
+    CHECK(st.bytes_node == want && st.bytes_node <= st.bytes_sent,
+          "%s, halo %s (groups of %d): %.0f of %.0f bytes through node memory, want %.0f",
+          c->name, settings[m][0] ? "on" : "off", settings[m][1], st.bytes_node, st.bytes_sent,
+          want);
+  }
+  dirac_set_node_halo(1, 0);
+  DT_FREE(psi);
+  DT_FREE(b);
+}
+
 #if HR_GPU_ENABLED
 /* D with its own backend choice: the CPU loops (gpu = 0) or the GPU path (gpu = 1). */
 static dirac_op on_backend(const dirac_op *D, int gpu) {
@@ -1068,6 +1149,9 @@ int main(int argc, char **argv) {
       check_cpu_halo_stats(D);
       tc_case_end("CPU loops: halo statistics, sites of the inner and boundary loops");
     }
+    check_node_halo(D, tag);
+    snprintf(name, sizeof name, "%s: halo through node memory, MPI messages and mixed", tag);
+    tc_case_end(name);
 #if HR_GPU_ENABLED
     check_gpu_vs_cpu(D, tag);
     snprintf(name, sizeof name, "%s: GPU path equals CPU loops", tag);
