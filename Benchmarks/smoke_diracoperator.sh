@@ -2,8 +2,10 @@
 # smoke_diracoperator.sh -- make check's run of speed_test_diracoperator on a 4^4 lattice: it
 # must exit 0 and print its documented lines, one op= line per operator and precision (10)
 # and, where the operators run on the CPU loops, one data-only line for each and the three
-# stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). A
-# run of the program, not a timing: nothing here depends on the speed.
+# stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). In
+# MPI builds on the CPU loops, also 2 ranks on the grid 2x1x1x1: every operator's halo line
+# must say that all the bytes sent went through node memory, and none with comm:node_halo =
+# off. A run of the program, not a timing: nothing here depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
 GLB_T = 4
@@ -23,7 +25,7 @@ if [ $rc -ne 0 ]; then
 fi
 ops=$(echo "$out" | grep -c 'op=[a-zA-Z_0-9]* prec=[a-z]* .*ns_per_site=.*roofline_fraction=')
 data=$(echo "$out" | grep -c 'data-only [a-zA-Z_0-9]* [a-z]*: ns_per_site=.*roofline_fraction=.*operator takes')
-probe=$(echo "$out" | grep -c 'stream_sites read=[0-9]*B write=[0-9]*B .*work=[0-9]* GBps=[0-9]*[1-9][0-9.]* fraction_of_triad=')
+probe=$(echo "$out" | grep -c 'stream_sites read=[0-9]*B write=[0-9]*B .*work=[0-9]* GBps=[0-9.]*[1-9][0-9.]* fraction_of_triad=')
 if echo "$out" | grep -q 'GPU path'; then want_data=0; want_probe=0; else want_data=10; want_probe=3; fi
 echo "$out" | grep -E 'op=|data-only' | head -4
 if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_probe" ]; then
@@ -31,4 +33,34 @@ if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_pr
   exit 1
 fi
 echo "PASS: speed_test_diracoperator printed its 10 operator lines, $data data-only lines and $probe stream_sites lines"
+if [ -z "$HR_MPIRUN" ] || [ "$want_data" -eq 0 ]; then exit 0; fi
+for node in on off; do
+  cat > "$in" <<END
+GLB_T = 8
+GLB_X = 4
+GLB_Y = 4
+GLB_Z = 4
+NP_T = 2
+min_time = 0.001
+data_only = false
+comm:node_halo = $node
+log:default = 10
+END
+  out=$(OMP_NUM_THREADS=1 "$HR_MPIRUN" -np 2 --oversubscribe ./speed_test_diracoperator -i "$in" 2>&1)
+  rc=$?
+  rm -f "$in"
+  halo=$(echo "$out" | grep -E ' halo [a-zA-Z_0-9]* [a-z]*: ')
+  if [ "$node" = on ]; then
+    good=$(echo "$halo" | grep -cE ' ([0-9]+) bytes sent per call .*; \1 of them through node memory')
+  else
+    good=$(echo "$halo" | grep -cE ' [1-9][0-9]* bytes sent per call .*; 0 of them through node memory')
+  fi
+  if [ $rc -ne 0 ] || [ "$good" -ne 10 ]; then
+    echo "$out" | tail -20
+    echo "FAIL: 2 ranks, comm:node_halo = $node: exit $rc, $good of 10 halo lines with the bytes through node memory as they should be"
+    exit 1
+  fi
+  echo "$halo" | head -1
+  echo "PASS: 2 ranks, comm:node_halo = $node: the 10 halo lines count the bytes through node memory"
+done
 exit 0
