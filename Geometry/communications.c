@@ -3,6 +3,7 @@
  * MPI only copies are synced and force_halo buffers copied locally. */
 #include "communications.h"
 #include "geometry_internal.h"
+#include "hr_core.h"
 #include "hr_error.h"
 
 #include <limits.h>
@@ -157,10 +158,7 @@ void sendrecv_link_field(const geometry_descriptor *g, double *field, int k) {
 #if HR_WITH_MPI
 /* The communicator of reductions, or MPI_COMM_NULL when MPI is not running. */
 static MPI_Comm reduction_comm(void) {
-  int init = 0, fin = 0;
-  MPI_Initialized(&init);
-  MPI_Finalized(&fin);
-  if (!init || fin) return MPI_COMM_NULL;
+  if (!hr_mpi_running()) return MPI_COMM_NULL;
   return hr_cart_comm != MPI_COMM_NULL ? hr_cart_comm : MPI_COMM_WORLD;
 }
 

@@ -20,6 +20,8 @@ void hr_finalize(void);
 /* Wall-clock seconds since an arbitrary start (monotonic clock), for timings. */
 double hr_wtime(void);
 
+/* 1 while MPI is running (initialised and not finalised); 0 otherwise and without MPI. */
+int hr_mpi_running(void);
 /* MPI rank of this process in the world communicator (0 without MPI). */
 int hr_rank(void);
 /* Number of MPI ranks (1 without MPI). */

@@ -2,6 +2,7 @@
  * (removal of temporary output files), MPI abort or exit, and the test handler that lets
  * unit tests catch fatal errors. */
 #include "hr_error.h"
+#include "hr_core.h"
 #include "hr_build_config.h"
 
 #include <stdatomic.h>
@@ -51,10 +52,7 @@ static void world_rank_size(int *rank, int *size) {
   *rank = 0;
   *size = 1;
 #if HR_WITH_MPI
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (initialized && !finalized) {
+  if (hr_mpi_running()) {
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     MPI_Comm_size(MPI_COMM_WORLD, size);
   }

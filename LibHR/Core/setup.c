@@ -21,15 +21,16 @@
 /* The input file opened by hr_setup, freed by hr_finalize. */
 static input_file *setup_input = NULL;
 
+int hr_mpi_running(void) {
 #if HR_WITH_MPI
-/* Whether MPI is running (initialised and not finalised). */
-static int mpi_running(void) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   return initialized && !finalized;
-}
+#else
+  return 0;
 #endif
+}
 
 double hr_wtime(void) {
   struct timespec ts;
@@ -40,7 +41,7 @@ double hr_wtime(void) {
 int hr_rank(void) {
   int rank = 0;
 #if HR_WITH_MPI
-  if (mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (hr_mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 #endif
   return rank;
 }
@@ -48,7 +49,7 @@ int hr_rank(void) {
 int hr_nranks(void) {
   int size = 1;
 #if HR_WITH_MPI
-  if (mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (hr_mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &size);
 #endif
   return size;
 }
@@ -80,7 +81,7 @@ static void log_gpu_devices(void) {
   int *all = hr_rank() == 0 ? malloc(sizeof(int) * 5 * (size_t)n) : NULL;
   if (hr_rank() == 0 && all == NULL) hr_error("out of memory (device log)");
 #if HR_WITH_MPI
-  if (mpi_running())
+  if (hr_mpi_running())
     MPI_Gather(mine, 5, MPI_INT, all, 5, MPI_INT, 0, MPI_COMM_WORLD);
   else if (all != NULL)
     memcpy(all, mine, sizeof mine);
@@ -222,6 +223,6 @@ void hr_finalize(void) {
   setup_input = NULL;
   fflush(stdout);
 #if HR_WITH_MPI
-  if (mpi_running()) MPI_Finalize();
+  if (hr_mpi_running()) MPI_Finalize();
 #endif
 }

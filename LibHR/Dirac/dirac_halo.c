@@ -80,13 +80,6 @@ static void node_wait(_Atomic uint64_t *c, uint64_t want, hr_comm_request *req,
   }
 }
 
-static int mpi_running(void) {
-  int init = 0, fin = 0;
-  MPI_Initialized(&init);
-  MPI_Finalized(&fin);
-  return init && !fin;
-}
-
 /* The shared receive area and the node partners of h (collective over hr_cart_comm). */
 static void node_make(dirac_halo *h) {
   const geometry_descriptor *g = h->g;
@@ -122,8 +115,7 @@ static void node_make(dirac_halo *h) {
   char *const base = node_aligned(seg0);
   for (int line = 0; line <= nb; line++) atomic_init(node_counter(base, line), 0);
   n->own = base;
-  free(h->recv);
-  h->recv = base + head;
+  h->recv = base + head; /* dirac_halo_begin alternates it with the second area */
   /* the partners of every buffer in the node communicator (MPI_UNDEFINED: elsewhere) */
   MPI_Group cart_group, node_group_;
   MPI_Comm_group(hr_cart_comm, &cart_group);
@@ -156,7 +148,7 @@ static void node_make(dirac_halo *h) {
 static void node_free(dirac_halo *h) {
   struct dirac_halo_node *n = h->node;
   if (n == NULL) return;
-  if (mpi_running()) {
+  if (hr_mpi_running()) {
     MPI_Win_free(&n->win);
     MPI_Comm_free(&n->comm);
   }
@@ -250,12 +242,12 @@ static void halo_make(dirac_halo *h, const geometry_descriptor *g) {
   /* the double-precision half spinors; the single-precision ones use the same memory */
   const size_t bytes = (size_t)h->nsites * sizeof(dirac_half_spinor);
   h->send = halo_alloc(bytes);
-  h->recv = halo_alloc(bytes);
   h->send_to = halo_alloc((size_t)nb * sizeof(void *));
   for (int i = 0; i < nb; i++) h->send_to[i] = h->send;
 #if HR_WITH_MPI
-  if (node_on && mpi_running() && hr_cart_comm != MPI_COMM_NULL) node_make(h);
+  if (node_on && hr_mpi_running() && hr_cart_comm != MPI_COMM_NULL) node_make(h);
 #endif
+  if (h->recv == NULL) h->recv = halo_alloc(bytes); /* not in a node window */
 }
 
 dirac_halo *dirac_halo_of(const geometry_descriptor *ig) {
