@@ -8,6 +8,7 @@
 #include "communications.h"
 #include "geometry.h"
 #include "gpu.h"
+#include "host_memory.h"
 #include "hr_core.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -33,9 +34,11 @@ int bench_set_threads(int n) {
 double bench_stream_triad(size_t bytes_per_array, int passes) {
   const long n = (long)(bytes_per_array / sizeof(double));
   const size_t bytes = ((size_t)n * sizeof(double) + 63) / 64 * 64;
-  double *a = NULL, *b = NULL, *c = NULL;
-  int ok = n > 0 && posix_memalign((void **)&a, 64, bytes) == 0 &&
-           posix_memalign((void **)&b, 64, bytes) == 0 && posix_memalign((void **)&c, 64, bytes) == 0;
+  /* on the pages the library's fields use (huge pages unless memory:huge_pages = off) */
+  const int ok = n > 0;
+  double *a = ok ? hr_host_alloc(bytes, "the triad") : NULL;
+  double *b = ok ? hr_host_alloc(bytes, "the triad") : NULL;
+  double *c = ok ? hr_host_alloc(bytes, "the triad") : NULL;
   double best = 1e30;
   if (ok) {
     HR_OMP_PRAGMA(omp parallel for schedule(static))
@@ -58,16 +61,16 @@ double bench_stream_triad(size_t bytes_per_array, int passes) {
   }
   double gbs = ok && best > 0 ? 3.0 * sizeof(double) * (double)n / best * 1e-9 : 0.0;
   global_sum(&gbs, 1);
-  free(a);
-  free(b);
-  free(c);
+  hr_host_free(a);
+  hr_host_free(b);
+  hr_host_free(c);
   return gbs;
 }
 
 double bench_stream_read(size_t bytes, int passes) {
   const long n = (long)(bytes / sizeof(double));
-  double *a = NULL;
-  const int ok = n > 0 && posix_memalign((void **)&a, 64, ((size_t)n * sizeof(double) + 63) / 64 * 64) == 0;
+  const int ok = n > 0;
+  double *a = ok ? hr_host_alloc((size_t)n * sizeof(double), "the read stream") : NULL;
   double best = 1e30;
   if (ok) {
     HR_OMP_PRAGMA(omp parallel for schedule(static))
@@ -94,7 +97,7 @@ double bench_stream_read(size_t bytes, int passes) {
   }
   double gbs = ok && best > 0 ? sizeof(double) * 4.0 * (double)(n / 4) / best * 1e-9 : 0.0;
   global_sum(&gbs, 1);
-  free(a);
+  hr_host_free(a);
   return gbs;
 }
 
@@ -105,10 +108,9 @@ double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int
                           int passes) {
   read_bytes = read_bytes / 32 * 32;
   write_bytes = write_bytes / 32 * 32;
-  char *r = NULL, *w = NULL;
-  const int ok = sites > 0 && read_bytes > 0 && write_bytes > 0 &&
-                 posix_memalign((void **)&r, 64, (size_t)sites * read_bytes) == 0 &&
-                 posix_memalign((void **)&w, 64, (size_t)sites * write_bytes) == 0;
+  const int ok = sites > 0 && read_bytes > 0 && write_bytes > 0;
+  char *r = ok ? hr_host_alloc((size_t)sites * read_bytes, "the site stream") : NULL;
+  char *w = ok ? hr_host_alloc((size_t)sites * write_bytes, "the site stream") : NULL;
   double best = 1e30;
   if (ok) {
     HR_OMP_PRAGMA(omp parallel for schedule(static))
@@ -146,8 +148,8 @@ double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int
   double gbs = ok && best > 0 ? (double)(read_bytes + write_bytes) * (double)sites / best * 1e-9
                               : 0.0;
   global_sum(&gbs, 1);
-  free(r);
-  free(w);
+  hr_host_free(r);
+  hr_host_free(w);
   return gbs;
 }
 

@@ -13,8 +13,9 @@ double bench_wtime(void);
 /* STREAM triad a[i] = b[i] + s c[i] over three arrays of `bytes_per_array` bytes on every
  * process, with the current OpenMP threads (first touch by the same threads), best of
  * `passes` passes, all processes at once. Returns the bandwidth summed over processes in
- * GB/s (1 GB = 1e9 bytes, 24 bytes per element as STREAM counts them: two reads, one write),
- * or 0 when the memory cannot be had. */
+ * GB/s (1 GB = 1e9 bytes, 24 bytes per element as STREAM counts them: two reads, one write).
+ * The arrays, like those of the probes below, come from hr_host_alloc: on the same pages
+ * (huge or not, memory:huge_pages) as the fields the operators stream. */
 double bench_stream_triad(size_t bytes_per_array, int passes);
 
 /* Read-only bandwidth: s += a[i] * a[i] over one array of `bytes` bytes per process (same

@@ -5,7 +5,8 @@
 # stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). In
 # MPI builds on the CPU loops, also 2 ranks on the grid 2x1x1x1: every operator's halo line
 # must say that all the bytes sent went through node memory, and none with comm:node_halo =
-# off. A run of the program, not a timing: nothing here depends on the speed.
+# off. With memory:huge_pages = on and off, the host-memory line must say which. A run of the
+# program, not a timing: nothing here depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
 GLB_T = 4
@@ -33,6 +34,20 @@ if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_pr
   exit 1
 fi
 echo "PASS: speed_test_diracoperator printed its 10 operator lines, $data data-only lines and $probe stream_sites lines"
+# the host-memory line says whether huge pages were asked for, as memory:huge_pages says
+for huge in on off; do
+  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\nmemory:huge_pages = %s\n' "$huge" > "$in"
+  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
+  rc=$?
+  rm -f "$in"
+  line=$(echo "$out" | grep -E "host memory: huge pages $huge \(memory:huge_pages\); rank 0's memory on transparent huge pages: ([0-9.]+ MiB|not reported by this system)\$")
+  if [ $rc -ne 0 ] || [ -z "$line" ]; then
+    echo "$out" | tail -20
+    echo "FAIL: memory:huge_pages = $huge: exit $rc, no host-memory line saying 'huge pages $huge'"
+    exit 1
+  fi
+  echo "PASS: memory:huge_pages = $huge: $line"
+done
 if [ -z "$HR_MPIRUN" ] || [ "$want_data" -eq 0 ]; then exit 0; fi
 for node in on off; do
   cat > "$in" <<END

@@ -362,6 +362,14 @@ int main(int argc, char **argv) {
         }
     lprintf("BENCH", 0, "CPU stream prefetch chosen (rank 0; precision/epilogue/output):%s\n", pfs);
   }
+  {
+    /* what the kernel made of the huge-page advice, with every field of the run allocated */
+    const long long huge = hr_host_huge_page_bytes();
+    char amount[64] = "not reported by this system";
+    if (huge >= 0) snprintf(amount, sizeof amount, "%.1f MiB", huge / 1048576.);
+    lprintf("BENCH", 0, "host memory: huge pages %s (memory:huge_pages); rank 0's memory on "
+            "transparent huge pages: %s\n", hr_huge_pages() ? "on" : "off", amount);
+  }
   dirac_finalize();
   free_suNg_field(u);
   hr_finalize();

@@ -3,6 +3,7 @@
  * range, receive buffers), builds glattice / glat_even / glat_odd and the ipt / iup / idn and
  * coordinate tables. Doc/geometry.md describes the result. */
 #include "geometry_internal.h"
+#include "host_memory.h"
 #include "hr_error.h"
 
 #include <stdlib.h>
@@ -368,8 +369,8 @@ void geometry_layout_free(void) {
   free_descriptor(&glattice);
   free_descriptor(&glat_even);
   free_descriptor(&glat_odd);
-  free(hr_iup);
-  free(hr_idn);
+  hr_host_free(hr_iup);
+  hr_host_free(hr_idn);
   free(hr_ipt);
   free(site_coord);
   free(site_master);
@@ -426,8 +427,9 @@ void geometry_layout_build(void) {
   build_descriptor(&glat_even, 0, 0);
   build_descriptor(&glat_odd, 1, 1);
 
-  hr_iup = xcalloc((size_t)n_sites * 4, sizeof(int));
-  hr_idn = xcalloc((size_t)n_sites * 4, sizeof(int));
+  /* the neighbour tables are read by every sweep of the Dirac operators: on huge pages */
+  hr_iup = hr_host_alloc((size_t)n_sites * 4 * sizeof(int), "the neighbour table (up)");
+  hr_idn = hr_host_alloc((size_t)n_sites * 4 * sizeof(int), "the neighbour table (down)");
   for (int ix = 0; ix < n_sites; ix++)
     for (int mu = 0; mu < 4; mu++) {
       hr_iup[4 * ix + mu] = neighbour(site_coord + 4 * ix, mu, +1);

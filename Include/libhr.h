@@ -8,6 +8,7 @@
 #include "logger.h"
 #include "input_file.h"
 #include "hr_core.h"
+#include "host_memory.h"
 #include "random.h"
 #include "hr_complex.h"
 #include "suN_types.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_memory.h"
 #include "hr_error.h"
 #include "memory_internal.h"
 
@@ -38,17 +39,6 @@ static void parallel_zero(void *p, size_t bytes) {
     const size_t start = (size_t)i * chunk;
     memset((char *)p + start, 0, bytes - start < chunk ? bytes - start : chunk);
   }
-}
-
-static void *host_alloc(size_t bytes, const char *what) {
-  void *p = NULL;
-  if (bytes == 0) bytes = HR_FIELD_ALIGN;
-  if (posix_memalign(&p, HR_FIELD_ALIGN, bytes) != 0 || p == NULL)
-    hr_error_code(HR_EXIT_SETUP,
-                  "out of host memory allocating %zu bytes for %s; use a smaller lattice or "
-                  "more processes",
-                  bytes, what);
-  return p;
 }
 
 /* ------------------------------------------------------------------ device exchange tables */
@@ -116,7 +106,7 @@ struct hr_field_memory *hr_field_memory_new(const hr_field_kind_info *k, int n,
   m->field_bytes = field_bytes(k, g);
   m->stride_bytes = round_up(m->field_bytes, HR_FIELD_ALIGN);
   const size_t total = m->stride_bytes * (size_t)n;
-  m->host_base = host_alloc(total, k->name);
+  m->host_base = hr_host_alloc(total, k->name);
   parallel_zero(m->host_base, total);
   m->structs = calloc((size_t)n, struct_bytes);
   m->ex = calloc((size_t)n, sizeof(struct hr_field_exchange));
@@ -143,7 +133,7 @@ void hr_field_memory_free(struct hr_field_memory *m) {
   }
   hr_gpu_free(m->pack);
   hr_gpu_free(m->gpu_base);
-  free(m->host_base);
+  hr_host_free(m->host_base);
   free(m->structs);
   free(m->ex);
   free(m);

@@ -3,6 +3,7 @@
 #include "dirac.h"
 #include "gpu.h"
 #include "hr_core.h"
+#include "host_memory.h"
 #include "hr_error.h"
 #include "input_file.h"
 #include "logger.h"
@@ -189,6 +190,16 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
       INPUT_KEYS_END};
   input_read(in, NULL, comm_keys);
   dirac_set_node_halo(node_halo, 0);
+  /* memory:huge_pages = on|off: large host arrays on transparent huge pages */
+  int huge_pages = 1;
+  const input_key memory_keys[] = {
+      {"memory:huge_pages", INPUT_CHOICE, &huge_pages, "on", "off|on",
+       "large host arrays (fields, clover blocks, packed links, neighbour tables) aligned to "
+       "2 MiB and placed on transparent huge pages where the kernel has them (on), or on "
+       "ordinary pages (off); the same results either way"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, memory_keys);
+  hr_set_huge_pages(huge_pages);
   /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a
    * GPU) */
   int halo_path = HR_GPU_HALO_AUTO, links12 = 0;

@@ -14,6 +14,7 @@
 #include "dirac_site.h"
 #include "geometry.h"
 #include "hr_core.h"
+#include "host_memory.h"
 #include "hr_error.h"
 
 #if HR_WITH_MPI
@@ -160,13 +161,8 @@ static void node_free(dirac_halo *h) {
 }
 #endif
 
-/* Memory of n bytes aligned to 64 bytes (stops when there is none). */
-static void *halo_alloc(size_t n) {
-  void *p = NULL;
-  if (posix_memalign(&p, 64, n > 0 ? n : 64) != 0)
-    hr_error("dirac halo: cannot allocate %zu bytes for the half-spinor buffers", n);
-  return p;
-}
+/* Memory of n bytes, 64-byte aligned (stops when there is none); freed with hr_host_free. */
+static void *halo_alloc(size_t n) { return hr_host_alloc(n, "the Dirac halo's tables and buffers"); }
 
 static void halo_free(dirac_halo *h) {
 #if HR_GPU_ENABLED
@@ -180,13 +176,13 @@ static void halo_free(dirac_halo *h) {
 #if HR_WITH_MPI
   node_free(h);
 #endif
-  free(h->send_site);
-  free(h->send_dir);
-  free(h->send_buf);
-  free(h->send_to);
-  free(h->halo_pos);
-  free(h->send);
-  free(h->recv);
+  hr_host_free(h->send_site);
+  hr_host_free(h->send_dir);
+  hr_host_free(h->send_buf);
+  hr_host_free(h->send_to);
+  hr_host_free(h->halo_pos);
+  hr_host_free(h->send);
+  hr_host_free(h->recv);
   memset(h, 0, sizeof *h);
 }
 
@@ -361,8 +357,8 @@ static void halo_make_gpu(dirac_halo *h) {
   h->dev_halo_tab = hr_gpu_alloc((size_t)3 * nhalo * sizeof(int));
   hr_gpu_copy_to_device(h->dev_send_tab, send_tab, (size_t)4 * h->nsites * sizeof(int));
   hr_gpu_copy_to_device(h->dev_halo_tab, halo_tab, (size_t)3 * nhalo * sizeof(int));
-  free(send_tab);
-  free(halo_tab);
+  hr_host_free(send_tab);
+  hr_host_free(halo_tab);
   const size_t bytes = (size_t)h->nsites * sizeof(dirac_half_spinor);
   h->dev_send = hr_gpu_alloc(bytes);
   h->dev_recv = hr_gpu_alloc(bytes);

@@ -16,6 +16,7 @@
 #include "dirac_state_gpu.h"
 #include "dirac_state_sites.h"
 #include "geometry.h"
+#include "host_memory.h"
 #include "hr_error.h"
 #include "logger.h"
 #include "suN.h"
@@ -64,8 +65,8 @@ static void links_state_free(dirac_links_state *s) {
   free_suNf_field(s->uf);
   free_suNf_field(s->uf_open);
   free_suNf_field_flt(s->uf_flt);
-  free(s->pack);
-  free(s->pack_flt);
+  hr_host_free(s->pack);
+  hr_host_free(s->pack_flt);
   memset(s, 0, sizeof *s);
 }
 
@@ -95,9 +96,8 @@ static void links_state_build(dirac_links_state *s, const dirac_op *D) {
   if (s->uf == NULL) {
     s->uf = alloc_suNf_field(1, &glattice);
     const size_t np = 8 * (size_t)geometry_field_size(&glattice, HR_LAYOUT_SPINOR);
-    s->pack = aligned_alloc(64, (np * sizeof(suNf) + 63) / 64 * 64);
-    s->pack_flt = aligned_alloc(64, (np * sizeof(suNf_flt) + 63) / 64 * 64);
-    if (s->pack == NULL || s->pack_flt == NULL) hr_error("out of memory for the packed links");
+    s->pack = hr_host_alloc(np * sizeof(suNf), "the packed links");
+    s->pack_flt = hr_host_alloc(np * sizeof(suNf_flt), "the packed single-precision links");
 #if HR_GPU_ENABLED
     s->uf_flt = alloc_suNf_field_flt(1, &glattice);
 #endif

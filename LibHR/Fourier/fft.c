@@ -11,6 +11,7 @@
 #include "communications.h"
 #include "geometry.h"
 #include "hr_core.h"
+#include "host_memory.h"
 #include "hr_error.h"
 
 #if HR_WITH_FFTW
@@ -33,14 +34,13 @@ void fft_local_coordinates(int x[4], int i) {
 }
 
 hr_complex *fft_alloc(int ncomp) {
-  void *p = NULL;
   const size_t n = (size_t)VOLUME * (size_t)ncomp * sizeof(hr_complex);
-  if (posix_memalign(&p, 64, n ? n : 64) != 0) hr_error_code(HR_EXIT_SETUP, "fft: out of memory");
+  void *p = hr_host_alloc(n, "an FFT field");
   memset(p, 0, n);
   return p;
 }
 
-void fft_free(hr_complex *p) { free(p); }
+void fft_free(hr_complex *p) { hr_host_free(p); }
 
 /* Element (link l, unit u) of site ix as a complex number. */
 void fft_pack_raw(hr_complex *plain, const void *field, const geometry_descriptor *g,
