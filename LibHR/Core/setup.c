@@ -170,35 +170,27 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
-  /* cpu:prefetch = auto|off|on: the stream prefetch of the CPU Dirac loops */
-  int prefetch = 0;
-  const input_key cpu_keys[] = {
+  /* the host side: cpu:prefetch = auto|off|on, the stream prefetch of the CPU Dirac loops;
+   * comm:node_halo = on|off, the Dirac halo between ranks of one node through its memory
+   * (accepted, and ignored, in builds without MPI); memory:huge_pages = on|off, large host
+   * arrays on transparent huge pages */
+  int prefetch = 0, node_halo = 1, huge_pages = 1;
+  const input_key host_keys[] = {
       {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|on",
        "stream prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
        "never (off) or always (on); the same results either way"},
-      INPUT_KEYS_END};
-  input_read(in, NULL, cpu_keys);
-  dirac_set_cpu_prefetch(prefetch - 1);
-  /* comm:node_halo = on|off: the Dirac halo between ranks of one node through its memory
-   * (accepted, and ignored, in builds without MPI) */
-  int node_halo = 1;
-  const input_key comm_keys[] = {
       {"comm:node_halo", INPUT_CHOICE, &node_halo, "on", "off|on",
        "halo exchanges of the CPU Dirac operators between MPI ranks of one node: written "
        "straight into the receiving rank's memory (on) or sent as MPI messages (off); the same "
        "results either way"},
-      INPUT_KEYS_END};
-  input_read(in, NULL, comm_keys);
-  dirac_set_node_halo(node_halo, 0);
-  /* memory:huge_pages = on|off: large host arrays on transparent huge pages */
-  int huge_pages = 1;
-  const input_key memory_keys[] = {
       {"memory:huge_pages", INPUT_CHOICE, &huge_pages, "on", "off|on",
        "large host arrays (fields, clover blocks, packed links, neighbour tables) aligned to "
        "2 MiB and placed on transparent huge pages where the kernel has them (on), or on "
        "ordinary pages (off); the same results either way"},
       INPUT_KEYS_END};
-  input_read(in, NULL, memory_keys);
+  input_read(in, NULL, host_keys);
+  dirac_set_cpu_prefetch(prefetch - 1);
+  dirac_set_node_halo(node_halo, 0);
   hr_set_huge_pages(huge_pages);
   /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a
    * GPU) */
