@@ -33,7 +33,7 @@ int bench_set_threads(int n) {
 
 double bench_stream_triad(size_t bytes_per_array, int passes) {
   const long n = (long)(bytes_per_array / sizeof(double));
-  const size_t bytes = ((size_t)n * sizeof(double) + 63) / 64 * 64;
+  const size_t bytes = (size_t)(n > 0 ? n : 0) * sizeof(double);
   /* on the pages the library's fields use (huge pages unless memory:huge_pages = off) */
   const int ok = n > 0;
   double *a = ok ? hr_host_alloc(bytes, "the triad") : NULL;

@@ -38,6 +38,7 @@
 
 #include "field_kinds.h"
 #include "geometry.h"
+#include "host_memory.h"
 #include "hr_build_config.h"
 
 #ifdef __cplusplus
@@ -47,8 +48,8 @@ extern "C" {
 /* Bits of a field's `current`. */
 enum { HR_COPY_HOST = 1, HR_COPY_GPU = 2 };
 
-/* Alignment in bytes of every field's host and device memory. */
-#define HR_FIELD_ALIGN 64
+/* Alignment in bytes of every field's host and device memory (hr_host_alloc's). */
+#define HR_FIELD_ALIGN HR_HOST_ALIGN_BYTES
 
 /* Static description of a field kind. */
 typedef struct {

@@ -6,10 +6,12 @@
 
 #include <stddef.h>
 
+/* Alignment of every array of hr_host_alloc (a cache line; fields.h's HR_FIELD_ALIGN). */
+#define HR_HOST_ALIGN_BYTES 64
 /* Size of a huge page: arrays of at least this many bytes are placed on huge pages. */
 #define HR_HUGE_PAGE_BYTES ((size_t)2 << 20)
 
-/* `bytes` bytes (not zeroed) aligned to 64 bytes, or to HR_HUGE_PAGE_BYTES with huge pages
+/* `bytes` bytes (not zeroed) aligned to HR_HOST_ALIGN_BYTES, or to HR_HUGE_PAGE_BYTES with huge pages
  * advised where bytes >= HR_HUGE_PAGE_BYTES and huge pages are on; `what` names the array in
  * the message that stops the program (HR_EXIT_SETUP) when there is no memory. */
 void *hr_host_alloc(size_t bytes, const char *what);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "gpu.h"
+#include "host_memory.h"
 #include "hr_error.h"
 #if HR_WITH_MPI
 #include <mpi.h>
@@ -112,18 +113,13 @@ void hr_gpu_check_launch(const char *kernel) {
 }
 #else
 void *hr_gpu_alloc(size_t bytes) {
-  if (bytes == 0) return NULL;
-  void *p = NULL;
-  if (posix_memalign(&p, 64, bytes) != 0 || p == NULL)
-    hr_error_code(HR_EXIT_SETUP, "out of memory allocating %zu bytes of (emulated) device memory",
-                  bytes);
-  return p;
+  return bytes == 0 ? NULL : hr_host_alloc(bytes, "(emulated) device memory");
 }
 static void emu_halo_drain(void);
 /* As cudaFree, wait for the queued copies first (one of them may target p). */
 void hr_gpu_free(void *p) {
   emu_halo_drain();
-  free(p);
+  hr_host_free(p);
 }
 void *hr_gpu_host_alloc(size_t bytes) { return hr_gpu_alloc(bytes); }
 void hr_gpu_host_free(void *p) { hr_gpu_free(p); }

@@ -13,8 +13,6 @@
 
 #include "hr_error.h"
 
-#define HOST_ALIGN ((size_t)64)
-
 static int huge_pages_on = 1;
 
 void hr_set_huge_pages(int on) { huge_pages_on = on != 0; }
@@ -23,7 +21,7 @@ int hr_huge_pages(void) { return huge_pages_on; }
 
 void *hr_host_alloc(size_t bytes, const char *what) {
   const int huge = huge_pages_on && bytes >= HR_HUGE_PAGE_BYTES;
-  const size_t align = huge ? HR_HUGE_PAGE_BYTES : HOST_ALIGN;
+  const size_t align = huge ? HR_HUGE_PAGE_BYTES : (size_t)HR_HOST_ALIGN_BYTES;
   if (bytes > SIZE_MAX - align)
     hr_error_code(HR_EXIT_SETUP, "cannot allocate %zu bytes for %s: more than memory can hold",
                   bytes, what);

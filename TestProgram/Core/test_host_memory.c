@@ -33,7 +33,7 @@ START_TEST(test_small_arrays) {
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     unsigned char *p = hr_host_alloc(sizes[k], "a test array");
     ck_assert_ptr_nonnull(p);
-    ck_assert_uint_eq((uintptr_t)p % 64, 0);
+    ck_assert_uint_eq((uintptr_t)p % HR_HOST_ALIGN_BYTES, 0);
     if (sizes[k] > 0) check_usable(p, sizes[k]);
     hr_host_free(p);
   }
@@ -46,7 +46,7 @@ START_TEST(test_large_arrays_off) {
   ck_assert_int_eq(hr_huge_pages(), 0);
   const size_t bytes = 5 * HR_HUGE_PAGE_BYTES + 1;
   unsigned char *p = hr_host_alloc(bytes, "a test array");
-  ck_assert_uint_eq((uintptr_t)p % 64, 0);
+  ck_assert_uint_eq((uintptr_t)p % HR_HOST_ALIGN_BYTES, 0);
   check_usable(p, bytes);
   if (kernel_has_thp()) ck_assert_int_eq(hr_host_huge_pages_advised(p, bytes), 0);
   hr_host_free(p);
