@@ -5,8 +5,11 @@
 # stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). In
 # MPI builds on the CPU loops, also 2 ranks on the grid 2x1x1x1: every operator's halo line
 # must say that all the bytes sent went through node memory, and none with comm:node_halo =
-# off. With memory:huge_pages = on and off, the host-memory line must say which. A run of the
-# program, not a timing: nothing here depends on the speed.
+# off. With memory:huge_pages = on and off, the host-memory line must say which. On the CPU
+# loops the prefetch line must name a setting (off, neighbours, on) for each class of kernel,
+# neighbours for all 12 with cpu:prefetch = neighbours, and cpu:prefetch = sometimes must
+# stop with a message naming the key. A run of the program, not a timing: nothing here
+# depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
 GLB_T = 4
@@ -34,6 +37,40 @@ if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_pr
   exit 1
 fi
 echo "PASS: speed_test_diracoperator printed its 10 operator lines, $data data-only lines and $probe stream_sites lines"
+if [ "$want_data" -ne 0 ]; then
+  # cpu:prefetch = auto: each class of kernel chose one of the three settings
+  pfline=$(echo "$out" | grep 'CPU prefetch chosen')
+  tokens=$(echo "$pfline" | grep -oE '(single|double)/(bare|x|clover)/(parity|lattice)=[a-z]+')
+  classes=$(echo "$tokens" | grep -c .)
+  named=$(echo "$tokens" | grep -cE '=(off|neighbours|on)$')
+  if [ "$classes" -lt 4 ] || [ "$named" -ne "$classes" ]; then
+    echo "FAIL: cpu:prefetch = auto: $named of $classes classes name a setting: $pfline"
+    exit 1
+  fi
+  echo "PASS: cpu:prefetch = auto chose a setting for each of $classes classes"
+  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\ncpu:prefetch = neighbours\n' > "$in"
+  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
+  rc=$?
+  pfline=$(echo "$out" | grep 'CPU prefetch chosen')
+  tokens=$(echo "$pfline" | grep -oE '(single|double)/(bare|x|clover)/(parity|lattice)=[a-z]+')
+  classes=$(echo "$tokens" | grep -c .)
+  named=$(echo "$tokens" | grep -cE '=neighbours$')
+  if [ $rc -ne 0 ] || [ "$classes" -ne 12 ] || [ "$named" -ne 12 ]; then
+    echo "FAIL: cpu:prefetch = neighbours: exit $rc, $named of $classes classes (want 12) say neighbours: $pfline"
+    exit 1
+  fi
+  echo "PASS: cpu:prefetch = neighbours forced on all $classes classes"
+  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\ncpu:prefetch = sometimes\n' > "$in"
+  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
+  rc=$?
+  rm -f "$in"
+  if [ $rc -eq 0 ] || ! echo "$out" | grep -q 'cpu:prefetch'; then
+    echo "$out" | tail -5
+    echo "FAIL: cpu:prefetch = sometimes: exit $rc, want a non-zero exit and a message naming the key"
+    exit 1
+  fi
+  echo "PASS: cpu:prefetch = sometimes stops: $(echo "$out" | grep 'cpu:prefetch' | head -1)"
+fi
 # the host-memory line says whether huge pages were asked for, as memory:huge_pages says
 for huge in on off; do
   printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\nmemory:huge_pages = %s\n' "$huge" > "$in"

@@ -92,7 +92,7 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
   spinor_field_flt *outf = alloc_spinor_field_flt(1, op->out_g);
   fill_spinor(in, 1);
   to_flt_spinor_field(inf, in);
-  /* warm-up, long enough for the CPU loops to choose their stream prefetch by timing */
+  /* warm-up, long enough for the CPU loops to choose their prefetch by timing */
   for (int w = 0; w < DIRAC_CPU_PREFETCH_CALLS; w++) {
     if (single) op->flt(outf, D, inf);
     else op->dbl(out, D, in);
@@ -348,7 +348,7 @@ int main(int argc, char **argv) {
       }
     }
   if (!on_gpu) { /* what the CPU loops chose (cpu:prefetch = auto), per class of kernel */
-    char pfs[256] = "";
+    char pfs[512] = ""; /* 12 classes of up to 36 characters */
     static const char *const epilogue[3] = {"bare", "x", "clover"};
     for (int single = 0; single < 2; single++)
       for (int e = 0; e < 3; e++)
@@ -357,10 +357,10 @@ int main(int argc, char **argv) {
           char one[64];
           if (c < 0) continue; /* a class no operator used */
           snprintf(one, sizeof one, " %s/%s/%s=%s", single ? "single" : "double", epilogue[e],
-                   full ? "lattice" : "parity", c ? "on" : "off");
+                   full ? "lattice" : "parity", dirac_cpu_prefetch_name(c));
           strncat(pfs, one, sizeof pfs - strlen(pfs) - 1);
         }
-    lprintf("BENCH", 0, "CPU stream prefetch chosen (rank 0; precision/epilogue/output):%s\n", pfs);
+    lprintf("BENCH", 0, "CPU prefetch chosen (rank 0; precision/epilogue/output):%s\n", pfs);
   }
   {
     /* what the kernel made of the huge-page advice, with every field of the run allocated */

@@ -72,18 +72,30 @@ void dirac_comm_release(void);
  * the CPU loops. */
 void dirac_set_gpu_links(int numbers);
 int dirac_gpu_links(void);
-/* The stream prefetch of the CPU loops (the links, x and clover blocks of a site a few sites
- * ahead; Doc/dirac.md, "Prefetching the streams"): -1 (default) chosen by timing for each
- * class of kernel (the first DIRAC_CPU_PREFETCH_CALLS applications of the class after each
- * geometry_init), 0 off, 1 on (input key cpu:prefetch = auto|off|on). -1 also restarts the
- * timing. The results are the same bits with and without it. */
+/* The software prefetch of the CPU loops (Doc/dirac.md, "Prefetching the streams"), input key
+ * cpu:prefetch = auto|off|neighbours|on: none (the hardware prefetcher alone); the neighbour
+ * spinors of a site a few sites ahead; those and the streams (the links, x and clover blocks
+ * of a site a few sites ahead); or (auto, the default) one of these chosen by timing for each
+ * class of kernel. The results are the same bits with every setting. */
+enum {
+  DIRAC_PREFETCH_AUTO = -1,
+  DIRAC_PREFETCH_OFF = 0,
+  DIRAC_PREFETCH_NEIGHBOURS = 1,
+  DIRAC_PREFETCH_ON = 2
+};
+/* Sets the prefetch of the CPU loops: DIRAC_PREFETCH_AUTO (chosen for each class of kernel
+ * after the first DIRAC_CPU_PREFETCH_CALLS applications of the class after each geometry_init;
+ * also restarts the timing), _OFF, _NEIGHBOURS or _ON. */
 void dirac_set_cpu_prefetch(int mode);
 /* The prefetch setting of the CPU kernels of one class: single (1) or double (0) precision,
  * epilogue (0: the bare hopping term, 1: with the diagonal term of a spinor x, 2: with clover
- * blocks), full (1: output on the whole lattice, 0: on one parity); 0 or 1, or -1 while it
- * is being timed. */
+ * blocks), full (1: output on the whole lattice, 0: on one parity); DIRAC_PREFETCH_OFF,
+ * _NEIGHBOURS or _ON, or -1 while it is being timed. */
 int dirac_cpu_prefetch(int single, int epilogue, int full);
-/* Applications of a class after which its prefetch setting is chosen (warm-up and trials). */
+/* The input-file word of a prefetch setting ("off", "neighbours", "on"; "auto" for -1). */
+const char *dirac_cpu_prefetch_name(int setting);
+/* Applications of a class after which its prefetch setting is chosen (warm-up and trials:
+ * 2 untimed, then 4 of each setting in turn). */
 #define DIRAC_CPU_PREFETCH_CALLS 14
 /* For benchmarks only: with on = 1 the CPU loops of every operator read all the data of each
  * output site (links, neighbours or their received half spinors, x, clover blocks) and write

@@ -170,15 +170,17 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
-  /* the host side: cpu:prefetch = auto|off|on, the stream prefetch of the CPU Dirac loops;
+  /* the host side: cpu:prefetch = auto|off|neighbours|on, the software prefetch of the CPU
+   * Dirac loops;
    * comm:node_halo = on|off, the Dirac halo between ranks of one node through its memory
    * (accepted, and ignored, in builds without MPI); memory:huge_pages = on|off, large host
    * arrays on transparent huge pages */
   int prefetch = 0, node_halo = 1, huge_pages = 1;
   const input_key host_keys[] = {
-      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|on",
-       "stream prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
-       "never (off) or always (on); the same results either way"},
+      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|neighbours|on",
+       "software prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
+       "none (off), the neighbour spinors of a site a few sites ahead (neighbours), or those "
+       "and the site's links, x and clover blocks (on); the same results with every setting"},
       {"comm:node_halo", INPUT_CHOICE, &node_halo, "on", "off|on",
        "halo exchanges of the CPU Dirac operators between MPI ranks of one node: written "
        "straight into the receiving rank's memory (on) or sent as MPI messages (off); the same "
@@ -189,7 +191,7 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
        "ordinary pages (off); the same results either way"},
       INPUT_KEYS_END};
   input_read(in, NULL, host_keys);
-  dirac_set_cpu_prefetch(prefetch - 1);
+  dirac_set_cpu_prefetch(prefetch - 1); /* auto: DIRAC_PREFETCH_AUTO = -1, off: 0, ... */
   dirac_set_node_halo(node_halo, 0);
   hr_set_huge_pages(huge_pages);
   /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a

@@ -131,26 +131,29 @@ void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
   dirac_cpu_pack_site_flt(pk_flt, fup, fdn);
 }
 
-/* The stream prefetch of the CPU loops, chosen by timing (dirac_set_cpu_prefetch; Doc/dirac.md,
- * "Prefetching the streams"): it pays where the operator's data come from memory and costs 5
- * to 10% where they sit in the cache, which only a measurement on the machine tells. Per class
- * of kernel (precision; bare, with x or with clover blocks; output on a parity or the whole
- * lattice): DIRAC_PF_WARMUP untimed applications, then DIRAC_PF_TRIALS timed ones alternately
- * without and with the prefetch; the setting with the shorter fastest application is kept
- * (the fastest of several: robust to an interruption of the process). Each rank chooses on its
- * own: the bits are the same either way. */
+/* The software prefetch of the CPU loops, chosen by timing (dirac_set_cpu_prefetch;
+ * Doc/dirac.md, "Prefetching the streams"): the stream prefetch pays where the operator's data
+ * come from memory and costs 5 to 10% where they sit in the cache, the neighbour prefetch
+ * costs up to a tenth where they sit in the L2 (8^4), which only a measurement on the machine
+ * tells. Per class of kernel (precision; bare, with x or with clover blocks; output on a
+ * parity or the whole lattice): DIRAC_PF_WARMUP untimed applications, then timed ones with
+ * each of the DIRAC_PF_SETTINGS settings in turn; the setting with the shortest fastest
+ * application is kept (the fastest of several: robust to an interruption of the process).
+ * Each rank chooses on its own: the bits are the same with every setting. */
 #define DIRAC_PF_WARMUP 2
-#define DIRAC_PF_TRIALS (DIRAC_CPU_PREFETCH_CALLS - DIRAC_PF_WARMUP)
+#define DIRAC_PF_SETTINGS 3 /* DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON */
 #define DIRAC_PF_CLASSES (2 * 3 * 2) /* precision x epilogue x output */
+_Static_assert((DIRAC_CPU_PREFETCH_CALLS - DIRAC_PF_WARMUP) % DIRAC_PF_SETTINGS == 0,
+               "every setting gets the same number of timed applications");
 typedef struct {
-  int calls;         /* applications of the class since the timing (re)started */
-  double fastest[2]; /* the fastest timed application without [0] and with [1] the prefetch */
-  int choice;        /* the setting kept, once calls reached DIRAC_CPU_PREFETCH_CALLS */
-  int generation;    /* the geometry_generation the timing belongs to (0: none yet) */
-  int single, epilogue, full; /* the class, for the log line */
+  int calls;                         /* applications since the timing (re)started */
+  double fastest[DIRAC_PF_SETTINGS]; /* the fastest timed application of each setting */
+  int choice;                        /* the setting kept after DIRAC_CPU_PREFETCH_CALLS */
+  int generation;                    /* the geometry_generation of the timing (0: none yet) */
+  int single, epilogue, full;        /* the class, for the log line */
 } dirac_pf_tuner;
 static dirac_pf_tuner dirac_pf_tuners[DIRAC_PF_CLASSES];
-static int dirac_pf_forced = -1; /* -1: by timing, else 0 or 1 */
+static int dirac_pf_forced = DIRAC_PREFETCH_AUTO; /* else the setting forced */
 
 /* The index of a class: single (0, 1), epilogue (0 bare, 1 x, 2 clover), full (0, 1). */
 static int dirac_pf_class(int single, int epilogue, int full) {
@@ -158,10 +161,16 @@ static int dirac_pf_class(int single, int epilogue, int full) {
 }
 
 void dirac_set_cpu_prefetch(int mode) {
-  if (mode < -1 || mode > 1)
-    hr_error_code(HR_EXIT_INPUT, "cpu:prefetch: %d is not -1 (auto), 0 (off) or 1 (on)", mode);
+  if (mode < DIRAC_PREFETCH_AUTO || mode > DIRAC_PREFETCH_ON)
+    hr_error_code(HR_EXIT_INPUT,
+                  "cpu:prefetch: %d is not -1 (auto), 0 (off), 1 (neighbours) or 2 (on)", mode);
   dirac_pf_forced = mode;
-  if (mode < 0) memset(dirac_pf_tuners, 0, sizeof dirac_pf_tuners);
+  if (mode == DIRAC_PREFETCH_AUTO) memset(dirac_pf_tuners, 0, sizeof dirac_pf_tuners);
+}
+
+const char *dirac_cpu_prefetch_name(int setting) {
+  static const char *const names[DIRAC_PF_SETTINGS] = {"off", "neighbours", "on"};
+  return setting >= 0 && setting < DIRAC_PF_SETTINGS ? names[setting] : "auto";
 }
 
 int dirac_cpu_prefetch(int single, int epilogue, int full) {
@@ -191,26 +200,29 @@ static dirac_pf_tuner *dirac_pf_tuner_of(int single, int epilogue, const geometr
 static int dirac_pf_setting(const dirac_pf_tuner *t) {
   if (dirac_pf_forced >= 0) return dirac_pf_forced;
   if (t->calls >= DIRAC_CPU_PREFETCH_CALLS) return t->choice;
-  return t->calls % 2; /* warm-up and trials: alternately without and with */
+  return t->calls % DIRAC_PF_SETTINGS; /* warm-up and trials: each setting in turn */
 }
 
 /* Records an application of the class of t made with setting pf in the given seconds; after
- * the last trial keeps the faster setting and logs it. */
+ * the last trial keeps the fastest setting and logs it. */
 static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
   if (dirac_pf_forced >= 0 || t->calls >= DIRAC_CPU_PREFETCH_CALLS) return;
   if (t->calls >= DIRAC_PF_WARMUP &&
-      (t->calls < DIRAC_PF_WARMUP + 2 || seconds < t->fastest[pf]))
+      (t->calls < DIRAC_PF_WARMUP + DIRAC_PF_SETTINGS || seconds < t->fastest[pf]))
     t->fastest[pf] = seconds;
   if (++t->calls < DIRAC_CPU_PREFETCH_CALLS) return;
-  t->choice = t->fastest[1] < t->fastest[0];
+  t->choice = DIRAC_PREFETCH_OFF;
+  for (int k = 1; k < DIRAC_PF_SETTINGS; k++)
+    if (t->fastest[k] < t->fastest[t->choice]) t->choice = k;
   static const char *const epilogue[3] = {"hopping term only", "with the diagonal term of x",
                                           "with clover blocks"};
   lprintf("DIRAC", 20,
-          "CPU stream prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms with, "
-          "%.3g ms without)\n",
+          "CPU prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms off, %.3g ms "
+          "neighbours, %.3g ms on)\n",
           t->single ? "single" : "double", epilogue[t->epilogue],
-          t->full ? "the lattice" : "one parity", t->choice ? "on" : "off", 1e3 * t->fastest[1],
-          1e3 * t->fastest[0]);
+          t->full ? "the lattice" : "one parity", dirac_cpu_prefetch_name(t->choice),
+          1e3 * t->fastest[DIRAC_PREFETCH_OFF], 1e3 * t->fastest[DIRAC_PREFETCH_NEIGHBOURS],
+          1e3 * t->fastest[DIRAC_PREFETCH_ON]);
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }
@@ -231,10 +243,11 @@ int dirac_comm_overlap(void) { return dirac_overlap; }
 long dirac_hop_flop_per_site(void) { return DIRAC_HOP_FLOP_PER_SITE(NF); }
 long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(NF, real_bytes); }
 
-/* Sites ahead whose neighbours the CPU hopping loop prefetches. */
+/* Sites ahead whose neighbours the CPU hopping loop prefetches (DIRAC_PREFETCH_NEIGHBOURS
+ * and _ON). */
 #define DIRAC_PF_DIST 2
-/* Sites ahead whose links, x and clover blocks the loop prefetches where the stream prefetch
- * is on (Doc/dirac.md, "Prefetching the streams"). */
+/* Sites ahead whose links, x and clover blocks the loop prefetches (DIRAC_PREFETCH_ON:
+ * the stream prefetch; Doc/dirac.md, "Prefetching the streams"). */
 #define DIRAC_PF_STREAM 6
 /* Sites of the inner pieces between two calls of sendrecv_progress while the halo is
  * exchanged (a few microseconds of work; MPI_Testall costs well under one). */

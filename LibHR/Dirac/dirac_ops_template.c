@@ -7,7 +7,7 @@
  * DOP_CLOVER_BLOCKS(cs) (the two clover fields of that precision of a clover state: [0]
  * blocks, [1] inverses), DOP_G5(out, in) (out = gamma5 in, linear algebra of that precision),
  * DOP_HALF (the half spinor of that precision, dirac_site.h), DOP_SINGLE (1 in single
- * precision, 0 in double: the class of the stream prefetch's timing, dirac_cpu_prefetch).
+ * precision, 0 in double: the class of the prefetch timing, dirac_cpu_prefetch).
  *
  * Every operator takes its links and clover blocks from the derived state of its dirac_op
  * (rebuilt when the gauge field's version changed), brings its input to the side it runs on
@@ -82,14 +82,14 @@ DIRAC_ALWAYS_INLINE void DOP_(touch_site)(DOP_SPINOR *out, const DOP_SPINOR *x,
  * dirac_cpu_pack_site), the epilogue's x (on the output geometry, shift oshift) and host
  * clover elements cl (glattice); h: the received half spinors of the halo, or NULL where no
  * neighbour lies in it (inner pieces).
- * Prefetches the neighbours of the site DIRAC_PF_DIST ahead while below pf_end, and where
- * pf_streams the links, x and clover blocks of the site DIRAC_PF_STREAM ahead. data_only:
+ * pf: the prefetch setting (dirac.h): from DIRAC_PREFETCH_NEIGHBOURS on, the neighbours of
+ * the site DIRAC_PF_DIST ahead while below pf_end; with DIRAC_PREFETCH_ON also the links, x and
+ * clover blocks of the site DIRAC_PF_STREAM ahead. data_only:
  * touch_site instead of the kernel (benchmarks; the output is then not the operator's). */
 DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, const DOP_SPINOR *in,
                                         int ishift, const DOP_MAT *u, int mode, int g5, DOP_REAL s,
                                         DOP_REAL diag, const DOP_SPINOR *x, const DOP_CLOVER *cl,
-                                        const dirac_halo *h, int pf_end, int pf_streams,
-                                        int data_only) {
+                                        const dirac_halo *h, int pf_end, int pf, int data_only) {
   const int ushift = glattice.master_shift;
   const DOP_SPINOR *up[4], *dn[4];
   const DOP_HALF *hup[4], *hdn[4];
@@ -102,7 +102,7 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
     hup[mu] = DOP_(halo_half)(h, iy);
     hdn[mu] = DOP_(halo_half)(h, iz);
   }
-  if (pf_streams && ix + DIRAC_PF_STREAM < pf_end) {
+  if (pf >= DIRAC_PREFETCH_ON && ix + DIRAC_PF_STREAM < pf_end) {
     /* the sequential streams of the site DIRAC_PF_STREAM ahead, which the hardware prefetcher
      * alone leaves waiting where they come from memory */
     const int js = ix + DIRAC_PF_STREAM;
@@ -110,7 +110,7 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
     if (cl != NULL) DIRAC_PREFETCH(cl + (js - ushift), sizeof(DOP_CLOVER));
     if (x != NULL) DIRAC_PREFETCH(x + (js - oshift), sizeof(DOP_SPINOR));
   }
-  if (ix + DIRAC_PF_DIST < pf_end) {
+  if (pf >= DIRAC_PREFETCH_NEIGHBOURS && ix + DIRAC_PF_DIST < pf_end) {
     /* prefetch the scattered neighbours of a site a few iterations ahead; in double their
      * received half spinors where they lie in the halo (written by another core: 5 to 10%
      * off the boundary pieces; in single the look-ups cost more than they save, Doc/dirac.md,
@@ -143,7 +143,7 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each
  * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice);
  * h: the received half spinors of the halo (boundary pieces), or NULL; progress: the halo
- * exchange in flight during the inner pieces (or NULL); pf: the stream prefetch on (1);
+ * exchange in flight during the inner pieces (or NULL); pf: the prefetch setting (hop_site);
  * data_only: the data-only form of each site (touch_site). */
 static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_SPINOR *out,
                              const DOP_SPINOR *in, int ishift, const DOP_MAT *u, int mode, int g5,
@@ -263,7 +263,7 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   } else {
     req = start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
   }
-  /* the stream prefetch: as chosen by timing for this class of kernel (dirac.c) */
+  /* the prefetch setting: as chosen by timing for this class of kernel (dirac.c) */
   dirac_pf_tuner *const pft =
       dirac_pf_tuner_of(DOP_SINGLE, cl != NULL ? 2 : (xp != NULL ? 1 : 0), og);
   const int pf = dirac_pf_setting(pft);

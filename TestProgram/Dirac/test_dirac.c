@@ -273,12 +273,20 @@ static void check_operators(const dirac_op *D, const char *tag) {
     dirac_set_comm_overlap(1);
     CHECK(dt_diff2(a, b) == 0., "%s %s: overlap on/off differ by %g", ops[k].name, tag,
           dt_diff2(a, b));
-    /* the stream prefetch of the CPU loops forced off and on gives the same bits */
-    apply_under(&ops[k], D, psi, pf, dirac_set_cpu_prefetch, 0, 1, -1, a2, af, b2, bf);
+    /* the prefetch of the CPU loops forced off, to the neighbours and on gives the same bits */
+    apply_under(&ops[k], D, psi, pf, dirac_set_cpu_prefetch, DIRAC_PREFETCH_OFF, DIRAC_PREFETCH_ON,
+                DIRAC_PREFETCH_AUTO, a2, af, b2, bf);
     CHECK(bits_hash(a2) == bits_hash(b2) && bits_hash(a2) == bits_hash(a),
-          "%s %s: stream prefetch off and on give different bits", ops[k].name, tag);
+          "%s %s: prefetch off and on give different bits", ops[k].name, tag);
     CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
-          "%s %s single: stream prefetch off and on give different bits", ops[k].name, tag);
+          "%s %s single: prefetch off and on give different bits", ops[k].name, tag);
+    apply_under(&ops[k], D, psi, pf, dirac_set_cpu_prefetch, DIRAC_PREFETCH_NEIGHBOURS,
+                DIRAC_PREFETCH_ON, DIRAC_PREFETCH_AUTO, a2, af, b2, bf);
+    CHECK(bits_hash(a2) == bits_hash(b2) && bits_hash(a2) == bits_hash(a),
+          "%s %s: prefetch of the neighbours and on give different bits", ops[k].name, tag);
+    CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
+          "%s %s single: prefetch of the neighbours and on give different bits", ops[k].name,
+          tag);
 #if HR_WITH_OPENMP
     /* one thread gives the bits of two */
     apply_under(&ops[k], D, psi, pf, omp_set_num_threads, 1, 2, omp_get_max_threads(), b, bf, a2,
@@ -306,17 +314,17 @@ static void check_operators(const dirac_op *D, const char *tag) {
 }
 
 /* 1 when no class of CPU kernel (precision x epilogue x output, dirac_cpu_prefetch) has chosen
- * its stream prefetch yet. */
+ * its prefetch setting yet. */
 static int prefetch_all_untimed(void) {
   int untimed = 1;
   for (int c = 0; c < 12; c++) untimed &= dirac_cpu_prefetch(c / 6, c / 2 % 3, c % 2) == -1;
   return untimed;
 }
 
-/* The stream prefetch chosen by timing (dirac_set_cpu_prefetch(-1)): every class is untimed
- * after a restart, Dphi (both precisions) chooses its setting for the full-lattice classes it
- * uses after DIRAC_CPU_PREFETCH_CALLS applications, while the applications of the trials
- * (alternately without and with the prefetch) all give the same bits. */
+/* The prefetch chosen by timing (dirac_set_cpu_prefetch(DIRAC_PREFETCH_AUTO)): every class is
+ * untimed after a restart, Dphi (both precisions) chooses its setting for the full-lattice
+ * classes it uses after DIRAC_CPU_PREFETCH_CALLS applications, while the applications of the
+ * trials (each setting in turn) all give the same bits. */
 static void check_prefetch_tuner(const dirac_op *D) {
   dirac_set_cpu_prefetch(-1);
   CHECK(prefetch_all_untimed(), "after dirac_set_cpu_prefetch(-1) a class is not being timed");
@@ -338,13 +346,17 @@ static void check_prefetch_tuner(const dirac_op *D) {
     }
   }
   const int cd = dirac_cpu_prefetch(0, epi, 1), cs = dirac_cpu_prefetch(1, epi, 1);
-  CHECK((cd == 0 || cd == 1) && (cs == 0 || cs == 1),
+  CHECK(cd >= DIRAC_PREFETCH_OFF && cd <= DIRAC_PREFETCH_ON && cs >= DIRAC_PREFETCH_OFF &&
+            cs <= DIRAC_PREFETCH_ON,
         "prefetch not chosen after %d applications (double %d, single %d)",
         DIRAC_CPU_PREFETCH_CALLS, cd, cs);
   CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "a class never applied has a prefetch setting");
-  dirac_set_cpu_prefetch(1);
-  CHECK(dirac_cpu_prefetch(0, 0, 0) == 1, "cpu:prefetch = on not reported");
-  dirac_set_cpu_prefetch(-1);
+  dirac_set_cpu_prefetch(DIRAC_PREFETCH_ON);
+  CHECK(dirac_cpu_prefetch(0, 0, 0) == DIRAC_PREFETCH_ON, "cpu:prefetch = on not reported");
+  dirac_set_cpu_prefetch(DIRAC_PREFETCH_NEIGHBOURS);
+  CHECK(dirac_cpu_prefetch(1, 2, 1) == DIRAC_PREFETCH_NEIGHBOURS,
+        "cpu:prefetch = neighbours not reported");
+  dirac_set_cpu_prefetch(DIRAC_PREFETCH_AUTO);
   DT_FREE(psi);
   DT_FREE(a);
   DT_FREE(b);
@@ -365,14 +377,15 @@ static int hop_until_chosen(const suNg_field *u, const dirac_bc *bc, uint64_t dr
     Dphi_hop(out, &D, in);
   }
   const int choice = dirac_cpu_prefetch(0, 0, 0);
-  CHECK(choice == 0 || choice == 1, "%s: no prefetch choice after %d calls", tag,
+  CHECK(choice >= DIRAC_PREFETCH_OFF && choice <= DIRAC_PREFETCH_ON,
+        "%s: no prefetch choice after %d calls", tag,
         DIRAC_CPU_PREFETCH_CALLS);
   DT_FREE(in);
   DT_FREE(out);
   return choice;
 }
 
-/* The timing of the stream prefetch belongs to a geometry: after the class of the bare
+/* The timing of the prefetch belongs to a geometry: after the class of the bare
  * hopping term has chosen, a new geometry_init (here of the same lattice, which frees the
  * fields of the old one) makes it time again. Frees u. */
 static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const int np[4],
@@ -1167,7 +1180,7 @@ int main(int argc, char **argv) {
 #endif
     if (clov) {
       check_prefetch_tuner(D);
-      tc_case_end("clover: stream prefetch of the CPU loops chosen by timing, same bits");
+      tc_case_end("clover: prefetch of the CPU loops chosen by timing, same bits");
       static const gpu_case data_only_cases[2] = {
           {"Dphi with clover", Dphi, Dphi_flt, &glattice, &glattice},
           {"Dphi_eopre with clover", Dphi_eopre, Dphi_eopre_flt, &glat_even, &glat_even}};
@@ -1196,6 +1209,6 @@ int main(int argc, char **argv) {
     tc_case_end("checksums equal to the single-process run");
   }
   check_prefetch_new_geometry(u, &bc, np, force);
-  tc_case_end("stream prefetch timed again after geometry_init");
+  tc_case_end("prefetch timed again after geometry_init");
   return dt_finish("test_dirac");
 }
