@@ -37,12 +37,18 @@ if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_pr
   exit 1
 fi
 echo "PASS: speed_test_diracoperator printed its 10 operator lines, $data data-only lines and $probe stream_sites lines"
-if [ "$want_data" -ne 0 ]; then
-  # cpu:prefetch = auto: each class of kernel chose one of the three settings
-  pfline=$(echo "$out" | grep 'CPU prefetch chosen')
+# prefetch_classes OUT SETTINGS: sets classes to the number of classes of kernel on the prefetch
+# line of the benchmark's output OUT, and named to how many of them have a setting matching
+# the extended regular expression SETTINGS
+prefetch_classes() {
+  pfline=$(echo "$1" | grep 'CPU prefetch chosen')
   tokens=$(echo "$pfline" | grep -oE '(single|double)/(bare|x|clover)/(parity|lattice)=[a-z]+')
   classes=$(echo "$tokens" | grep -c .)
-  named=$(echo "$tokens" | grep -cE '=(off|neighbours|on)$')
+  named=$(echo "$tokens" | grep -cE "=($2)\$")
+}
+if [ "$want_data" -ne 0 ]; then
+  # cpu:prefetch = auto: each class of kernel chose one of the three settings
+  prefetch_classes "$out" 'off|neighbours|on'
   if [ "$classes" -lt 4 ] || [ "$named" -ne "$classes" ]; then
     echo "FAIL: cpu:prefetch = auto: $named of $classes classes name a setting: $pfline"
     exit 1
@@ -51,10 +57,7 @@ if [ "$want_data" -ne 0 ]; then
   printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\ncpu:prefetch = neighbours\n' > "$in"
   out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
   rc=$?
-  pfline=$(echo "$out" | grep 'CPU prefetch chosen')
-  tokens=$(echo "$pfline" | grep -oE '(single|double)/(bare|x|clover)/(parity|lattice)=[a-z]+')
-  classes=$(echo "$tokens" | grep -c .)
-  named=$(echo "$tokens" | grep -cE '=neighbours$')
+  prefetch_classes "$out" 'neighbours'
   if [ $rc -ne 0 ] || [ "$classes" -ne 12 ] || [ "$named" -ne 12 ]; then
     echo "FAIL: cpu:prefetch = neighbours: exit $rc, $named of $classes classes (want 12) say neighbours: $pfline"
     exit 1
