@@ -37,6 +37,13 @@ if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_pr
   exit 1
 fi
 echo "PASS: speed_test_diracoperator printed its 10 operator lines, $data data-only lines and $probe stream_sites lines"
+# run_small LINE: the benchmark on 4^4 with LINE added to its input; sets out and rc
+run_small() {
+  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\n%s\n' "$1" > "$in"
+  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
+  rc=$?
+  rm -f "$in"
+}
 # prefetch_classes OUT SETTINGS: sets classes to the number of classes of kernel on the prefetch
 # line of the benchmark's output OUT, and named to how many of them have a setting matching
 # the extended regular expression SETTINGS
@@ -54,19 +61,14 @@ if [ "$want_data" -ne 0 ]; then
     exit 1
   fi
   echo "PASS: cpu:prefetch = auto chose a setting for each of $classes classes"
-  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\ncpu:prefetch = neighbours\n' > "$in"
-  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
-  rc=$?
+  run_small 'cpu:prefetch = neighbours'
   prefetch_classes "$out" 'neighbours'
   if [ $rc -ne 0 ] || [ "$classes" -ne 12 ] || [ "$named" -ne 12 ]; then
     echo "FAIL: cpu:prefetch = neighbours: exit $rc, $named of $classes classes (want 12) say neighbours: $pfline"
     exit 1
   fi
   echo "PASS: cpu:prefetch = neighbours forced on all $classes classes"
-  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\ncpu:prefetch = sometimes\n' > "$in"
-  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
-  rc=$?
-  rm -f "$in"
+  run_small 'cpu:prefetch = sometimes'
   if [ $rc -eq 0 ] || ! echo "$out" | grep -q 'cpu:prefetch'; then
     echo "$out" | tail -5
     echo "FAIL: cpu:prefetch = sometimes: exit $rc, want a non-zero exit and a message naming the key"
@@ -76,10 +78,7 @@ if [ "$want_data" -ne 0 ]; then
 fi
 # the host-memory line says whether huge pages were asked for, as memory:huge_pages says
 for huge in on off; do
-  printf 'GLB_T = 4\nGLB_X = 4\nGLB_Y = 4\nGLB_Z = 4\nmin_time = 0.001\ndata_only = false\nmemory:huge_pages = %s\n' "$huge" > "$in"
-  out=$(OMP_NUM_THREADS=2 ./speed_test_diracoperator -i "$in" 2>&1)
-  rc=$?
-  rm -f "$in"
+  run_small "memory:huge_pages = $huge"
   line=$(echo "$out" | grep -E "host memory: huge pages $huge \(memory:huge_pages\); rank 0's memory on transparent huge pages: ([0-9.]+ MiB|not reported by this system)\$")
   if [ $rc -ne 0 ] || [ -z "$line" ]; then
     echo "$out" | tail -20
