@@ -11,9 +11,9 @@
 /* Size of a huge page: arrays of at least this many bytes are placed on huge pages. */
 #define HR_HUGE_PAGE_BYTES ((size_t)2 << 20)
 
-/* `bytes` bytes (not zeroed) aligned to HR_HOST_ALIGN_BYTES, or to HR_HUGE_PAGE_BYTES with huge pages
- * advised where bytes >= HR_HUGE_PAGE_BYTES and huge pages are on; `what` names the array in
- * the message that stops the program (HR_EXIT_SETUP) when there is no memory. */
+/* `bytes` bytes (not zeroed) aligned to HR_HOST_ALIGN_BYTES, or to HR_HUGE_PAGE_BYTES with
+ * huge pages advised where bytes >= HR_HUGE_PAGE_BYTES and huge pages are on; `what` names the
+ * array in the message that stops the program (HR_EXIT_SETUP) when there is no memory. */
 void *hr_host_alloc(size_t bytes, const char *what);
 /* Free memory of hr_host_alloc (NULL is ignored). */
 void hr_host_free(void *p);
