@@ -105,7 +105,7 @@ double bench_stream_read(size_t bytes, int passes) {
 typedef double bench_v4 __attribute__((vector_size(32)));
 
 double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int work,
-                          int passes) {
+                          int streams, int passes) {
   read_bytes = read_bytes / 32 * 32;
   write_bytes = write_bytes / 32 * 32;
   const int ok = sites > 0 && read_bytes > 0 && write_bytes > 0;
@@ -125,20 +125,26 @@ double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int
     for (int p = 0; p < passes; p++) {
       global_barrier();
       const double t0 = bench_wtime();
-      HR_OMP_PRAGMA(omp parallel for schedule(static))
-      for (long x = 0; x < sites; x++) {
-        const char *rs = r + (size_t)x * read_bytes;
-        bench_v4 acc[4] = {{0}}; /* four chains: the loads, not the additions, set the pace */
-        for (size_t o = 0, k = 0; o < read_bytes; o += sizeof(bench_v4), k++) {
-          bench_v4 v;
-          memcpy(&v, rs + o, sizeof v);
-          acc[k % 4] += v;
+      HR_OMP_PRAGMA(omp parallel) {
+        long lo, hi;
+        hr_thread_share(0, sites, &lo, &hi);
+        const long half = (hi - lo + 1) / 2;
+        for (long i = 0; i < hi - lo; i++) {
+          /* in order, or lo, lo + half, lo + 1, lo + half + 1, ... */
+          const long x = streams == 2 ? lo + i / 2 + (i % 2) * half : lo + i;
+          const char *rs = r + (size_t)x * read_bytes;
+          bench_v4 acc[4] = {{0}}; /* four chains: the loads, not the additions, set the pace */
+          for (size_t o = 0, k = 0; o < read_bytes; o += sizeof(bench_v4), k++) {
+            bench_v4 v;
+            memcpy(&v, rs + o, sizeof v);
+            acc[k % 4] += v;
+          }
+          for (int j = 0; j < work; j++) /* `work` dependent multiply-adds on each chain */
+            for (int c = 0; c < 4; c++) acc[c] = acc[c] * f + acc[(c + 1) % 4];
+          const bench_v4 sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+          for (size_t o = 0; o < write_bytes; o += sizeof sum)
+            memcpy(w + (size_t)x * write_bytes + o, &sum, sizeof sum);
         }
-        for (int j = 0; j < work; j++) /* `work` dependent multiply-adds on each chain */
-          for (int c = 0; c < 4; c++) acc[c] = acc[c] * f + acc[(c + 1) % 4];
-        const bench_v4 sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-        for (size_t o = 0; o < write_bytes; o += sizeof sum)
-          memcpy(w + (size_t)x * write_bytes + o, &sum, sizeof sum);
       }
       double t = bench_wtime() - t0;
       global_max(&t, 1);

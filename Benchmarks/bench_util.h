@@ -28,9 +28,11 @@ double bench_stream_read(size_t bytes, int passes);
  * as the Dirac loops do), with `work` dependent multiply-adds per site on four vector chains
  * between the reads and the writes; best of `passes`, summed over processes in GB/s of the bytes
  * read and written. With the byte mix of an operator it is the bandwidth a loop of that mix can
- * have on this machine, without (work = 0) and with arithmetic that must wait for the data. */
+ * have on this machine, without (work = 0) and with arithmetic that must wait for the data.
+ * streams = 2 walks each thread's sites as two interleaved halves (x, x + half, x + 1, ...: the
+ * CPU loops' DIRAC_PREFETCH_INTERLEAVED), 1 in order. */
 double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int work,
-                          int passes);
+                          int streams, int passes);
 
 /* GPU builds: device-to-device copy of `bytes` bytes (cudaMemcpy; the emulated backend: memmove
  * in host memory), best of `passes`, counted as bytes read plus bytes written, summed over

@@ -1,13 +1,14 @@
 #!/bin/sh
 # smoke_diracoperator.sh -- make check's run of speed_test_diracoperator on a 4^4 lattice: it
 # must exit 0 and print its documented lines, one op= line per operator and precision (10)
-# and, where the operators run on the CPU loops, one data-only line for each and the three
+# and, where the operators run on the CPU loops, one data-only line for each and the four
 # stream_sites lines of the site-stream probe with a bandwidth above 0 (GPU builds: none). In
 # MPI builds on the CPU loops, also 2 ranks on the grid 2x1x1x1: every operator's halo line
 # must say that all the bytes sent went through node memory, and none with comm:node_halo =
 # off. With memory:huge_pages = on and off, the host-memory line must say which. On the CPU
-# loops the prefetch line must name a setting (off, neighbours, on) for each class of kernel,
-# neighbours for all 12 with cpu:prefetch = neighbours, and cpu:prefetch = sometimes must
+# loops the prefetch line must name a setting (off, neighbours, on, interleaved) for each class
+# of kernel, the setting forced for all 12 with cpu:prefetch = neighbours and with
+# cpu:prefetch = interleaved, and cpu:prefetch = sometimes must
 # stop with a message naming the key. A run of the program, not a timing: nothing here
 # depends on the speed.
 in=smoke_diracoperator.in
@@ -29,8 +30,8 @@ if [ $rc -ne 0 ]; then
 fi
 ops=$(echo "$out" | grep -c 'op=[a-zA-Z_0-9]* prec=[a-z]* .*ns_per_site=.*roofline_fraction=')
 data=$(echo "$out" | grep -c 'data-only [a-zA-Z_0-9]* [a-z]*: ns_per_site=.*roofline_fraction=.*operator takes')
-probe=$(echo "$out" | grep -c 'stream_sites read=[0-9]*B write=[0-9]*B .*work=[0-9]* GBps=[0-9.]*[1-9][0-9.]* fraction_of_triad=')
-if echo "$out" | grep -q 'GPU path'; then want_data=0; want_probe=0; else want_data=10; want_probe=3; fi
+probe=$(echo "$out" | grep -c 'stream_sites read=[0-9]*B write=[0-9]*B .*work=[0-9]* streams=[12] GBps=[0-9.]*[1-9][0-9.]* fraction_of_triad=')
+if echo "$out" | grep -q 'GPU path'; then want_data=0; want_probe=0; else want_data=10; want_probe=4; fi
 echo "$out" | grep -E 'op=|data-only' | head -4
 if [ "$ops" -ne 10 ] || [ "$data" -ne "$want_data" ] || [ "$probe" -ne "$want_probe" ]; then
   echo "FAIL: $ops operator lines (want 10), $data data-only lines (want $want_data), $probe stream_sites lines (want $want_probe)"
@@ -54,20 +55,22 @@ prefetch_classes() {
   named=$(echo "$tokens" | grep -cE "=($2)\$")
 }
 if [ "$want_data" -ne 0 ]; then
-  # cpu:prefetch = auto: each class of kernel chose one of the three settings
-  prefetch_classes "$out" 'off|neighbours|on'
+  # cpu:prefetch = auto: each class of kernel chose one of the four settings
+  prefetch_classes "$out" 'off|neighbours|on|interleaved'
   if [ "$classes" -lt 4 ] || [ "$named" -ne "$classes" ]; then
     echo "FAIL: cpu:prefetch = auto: $named of $classes classes name a setting: $pfline"
     exit 1
   fi
   echo "PASS: cpu:prefetch = auto chose a setting for each of $classes classes"
-  run_small 'cpu:prefetch = neighbours'
-  prefetch_classes "$out" 'neighbours'
-  if [ $rc -ne 0 ] || [ "$classes" -ne 12 ] || [ "$named" -ne 12 ]; then
-    echo "FAIL: cpu:prefetch = neighbours: exit $rc, $named of $classes classes (want 12) say neighbours: $pfline"
-    exit 1
-  fi
-  echo "PASS: cpu:prefetch = neighbours forced on all $classes classes"
+  for forced in neighbours interleaved; do
+    run_small "cpu:prefetch = $forced"
+    prefetch_classes "$out" "$forced"
+    if [ $rc -ne 0 ] || [ "$classes" -ne 12 ] || [ "$named" -ne 12 ]; then
+      echo "FAIL: cpu:prefetch = $forced: exit $rc, $named of $classes classes (want 12) say $forced: $pfline"
+      exit 1
+    fi
+    echo "PASS: cpu:prefetch = $forced forced on all $classes classes"
+  done
   run_small 'cpu:prefetch = sometimes'
   if [ $rc -eq 0 ] || ! echo "$out" | grep -q 'cpu:prefetch'; then
     echo "$out" | tail -5

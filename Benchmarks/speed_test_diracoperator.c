@@ -27,9 +27,11 @@
  * CPU loops moving its data without its arithmetic (dirac_set_cpu_data_only): a line
  *   data-only <op> <prec>: ns_per_site=<> GBps=<> roofline_fraction=<>; the operator takes <r>
  * gives the bound of the operator's own memory access pattern and the operator's time over it.
- * On the CPU three lines stream_sites give the site-stream probe (bench_stream_sites) with the
+ * On the CPU four lines stream_sites give the site-stream probe (bench_stream_sites) with the
  * hopping term's bytes per site: the bandwidth of a loop with its byte mix and no arithmetic
- * (work=0), and with 4 and 16 dependent multiply-adds per site, as a fraction of the triad.
+ * (work=0), and with 4 and 16 dependent multiply-adds per site, as a fraction of the triad,
+ * with each thread's sites in order (streams=1) and, with 4, as two interleaved halves
+ * (streams=2: the CPU loops' cpu:prefetch = interleaved).
  * usage: [mpirun -np N] speed_test_diracoperator -i input_file_dirac (or input_file_dirac_large:
  * 48x24^3, larger than the caches) */
 #include <stdlib.h>
@@ -251,15 +253,16 @@ int main(int argc, char **argv) {
   }
   if (!on_gpu) {
     /* the site-stream probe with the hopping term's bytes (double): what a loop with its
-     * byte mix reaches on this machine, without and with arithmetic per site (Doc/dirac.md,
-     * "What bounds the memory-bound operators") */
-    const int work[] = {0, 4, 16};
-    for (int j = 0; j < 3; j++) {
+     * byte mix reaches on this machine, without and with arithmetic per site, and with each
+     * thread's sites walked as two interleaved halves (Doc/dirac.md, "What bounds the
+     * memory-bound operators", "Two streams per thread") */
+    const int work[] = {0, 4, 16, 4}, streams[] = {1, 1, 1, 2};
+    for (int j = 0; j < 4; j++) {
       const double g = bench_stream_sites((size_t)(hop_b - sp), (size_t)sp,
-                                          (long)nsites_local[0], work[j], 5);
+                                          (long)nsites_local[0], work[j], streams[j], 5);
       lprintf("BENCH", 0, "stream_sites read=%.0fB write=%.0fB per site (the hopping term's, "
-              "double) work=%d GBps=%.2f fraction_of_triad=%.3f\n", hop_b - sp, sp, work[j], g,
-              host_triad > 0 ? g / host_triad : 0.);
+              "double) work=%d streams=%d GBps=%.2f fraction_of_triad=%.3f\n", hop_b - sp, sp,
+              work[j], streams[j], g, host_triad > 0 ? g / host_triad : 0.);
     }
   }
   lprintf("BENCH", 0, "overlap of communication: %s; CPU halo between ranks of a node: %s\n",

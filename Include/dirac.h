@@ -72,31 +72,35 @@ void dirac_comm_release(void);
  * the CPU loops. */
 void dirac_set_gpu_links(int numbers);
 int dirac_gpu_links(void);
-/* The software prefetch of the CPU loops (Doc/dirac.md, "Prefetching the streams"), input key
- * cpu:prefetch = auto|off|neighbours|on: none (the hardware prefetcher alone); the neighbour
- * spinors of a site a few sites ahead; those and the streams (the links, x and clover blocks
- * of a site a few sites ahead); or (auto, the default) one of these chosen by timing for each
- * class of kernel. The results are the same bits with every setting. */
+/* The software prefetch and site order of the CPU loops (Doc/dirac.md, "Prefetching the
+ * streams"), input key cpu:prefetch = auto|off|neighbours|on|interleaved: no prefetch (the
+ * hardware prefetcher alone); the neighbour spinors of a site a few sites ahead; those and the
+ * streams (the links, x and clover blocks of a site a few sites ahead); as on, with each
+ * thread's sites walked as two interleaved halves (two streams of each array at once for the
+ * hardware prefetcher); or (auto, the default) one of these chosen by timing for each class
+ * of kernel. The results are the same bits with every setting. */
 enum {
   DIRAC_PREFETCH_AUTO = -1,
   DIRAC_PREFETCH_OFF = 0,
   DIRAC_PREFETCH_NEIGHBOURS = 1,
-  DIRAC_PREFETCH_ON = 2
+  DIRAC_PREFETCH_ON = 2,
+  DIRAC_PREFETCH_INTERLEAVED = 3
 };
 /* Sets the prefetch of the CPU loops: DIRAC_PREFETCH_AUTO (chosen for each class of kernel
  * after the first DIRAC_CPU_PREFETCH_CALLS applications of the class after each geometry_init;
- * also restarts the timing), _OFF, _NEIGHBOURS or _ON. */
+ * also restarts the timing), _OFF, _NEIGHBOURS, _ON or _INTERLEAVED. */
 void dirac_set_cpu_prefetch(int mode);
 /* The prefetch setting of the CPU kernels of one class: single (1) or double (0) precision,
  * epilogue (0: the bare hopping term, 1: with the diagonal term of a spinor x, 2: with clover
  * blocks), full (1: output on the whole lattice, 0: on one parity); DIRAC_PREFETCH_OFF,
- * _NEIGHBOURS or _ON, or -1 while it is being timed. */
+ * _NEIGHBOURS, _ON or _INTERLEAVED, or -1 while it is being timed. */
 int dirac_cpu_prefetch(int single, int epilogue, int full);
-/* The input-file word of a prefetch setting ("off", "neighbours", "on"; "auto" for -1). */
+/* The input-file word of a prefetch setting ("off", "neighbours", "on", "interleaved"; "auto"
+ * for -1). */
 const char *dirac_cpu_prefetch_name(int setting);
 /* Applications of a class after which its prefetch setting is chosen (warm-up and trials:
  * 2 untimed, then 4 of each setting in turn). */
-#define DIRAC_CPU_PREFETCH_CALLS 14
+#define DIRAC_CPU_PREFETCH_CALLS 18
 /* For benchmarks only: with on = 1 the CPU loops of every operator read all the data of each
  * output site (links, neighbours or their received half spinors, x, clover blocks) and write
  * the output spinor, without the operator's arithmetic, so the output is NOT the operator;

@@ -28,6 +28,9 @@ int hr_rank(void);
 int hr_nranks(void);
 /* Number of OpenMP threads a parallel region uses (1 without OpenMP). */
 int hr_nthreads(void);
+/* [*lo, *hi): the calling thread's contiguous share of begin .. end-1 inside an OpenMP parallel
+ * region, the shares in thread order (the whole range outside one and without OpenMP). */
+void hr_thread_share(long begin, long end, long *lo, long *hi);
 
 /* An output file that appears under its final name only when complete: data go to a
  * temporary file beside it, which hr_ofile_commit flushes, syncs and renames. A fatal error

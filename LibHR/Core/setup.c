@@ -63,6 +63,16 @@ int hr_nthreads(void) {
 #endif
 }
 
+void hr_thread_share(long begin, long end, long *lo, long *hi) {
+#if HR_WITH_OPENMP
+  const long nt = omp_get_num_threads(), t = omp_get_thread_num();
+#else
+  const long nt = 1, t = 0;
+#endif
+  *lo = begin + (end - begin) * t / nt;
+  *hi = begin + (end - begin) * (t + 1) / nt;
+}
+
 /* Program name without its directory, for messages. */
 static const char *program_name(int argc, char **argv) {
   if (argc < 1 || argv == NULL || argv[0] == NULL) return "program";
@@ -170,16 +180,17 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
-  /* the host side: cpu:prefetch = auto|off|neighbours|on, the software prefetch of the CPU
-   * Dirac loops; comm:node_halo = on|off, the Dirac halo between ranks of one node through
+  /* the host side: cpu:prefetch = auto|off|neighbours|on|interleaved, the software prefetch
+   * and site order of the CPU Dirac loops; comm:node_halo = on|off, the Dirac halo between ranks of one node through
    * its memory (accepted, and ignored, in builds without MPI); memory:huge_pages = on|off,
    * large host arrays on transparent huge pages */
   int prefetch = 0, node_halo = 1, huge_pages = 1;
   const input_key host_keys[] = {
-      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|neighbours|on",
+      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|neighbours|on|interleaved",
        "software prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
-       "none (off), the neighbour spinors of a site a few sites ahead (neighbours), or those "
-       "and the site's links, x and clover blocks (on); the same results with every setting"},
+       "none (off), the neighbour spinors of a site a few sites ahead (neighbours), those "
+       "and the site's links, x and clover blocks (on), or as on with each thread's sites "
+       "walked as two interleaved halves (interleaved); the same results with every setting"},
       {"comm:node_halo", INPUT_CHOICE, &node_halo, "on", "off|on",
        "halo exchanges of the CPU Dirac operators between MPI ranks of one node: written "
        "straight into the receiving rank's memory (on) or sent as MPI messages (off); the same "

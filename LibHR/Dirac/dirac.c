@@ -134,14 +134,15 @@ void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
 /* The software prefetch of the CPU loops, chosen by timing (dirac_set_cpu_prefetch;
  * Doc/dirac.md, "Prefetching the streams"): the stream prefetch pays where the operator's data
  * come from memory and costs 5 to 10% where they sit in the cache, the neighbour prefetch
- * costs up to a tenth where they sit in the L2 (8^4), which only a measurement on the machine
- * tells. Per class of kernel (precision; bare, with x or with clover blocks; output on a
+ * costs up to a tenth where they sit in the L2 (8^4), and walking two halves of each thread's
+ * sites at once pays 5 to 15% where they come from memory and costs as much in the cache, which
+ * only a measurement on the machine tells. Per class of kernel (precision; bare, with x or with clover blocks; output on a
  * parity or the whole lattice): DIRAC_PF_WARMUP untimed applications, then timed ones with
  * each of the DIRAC_PF_SETTINGS settings in turn; the setting with the shortest fastest
  * application is kept (the fastest of several: robust to an interruption of the process).
  * Each rank chooses on its own: the bits are the same with every setting. */
 #define DIRAC_PF_WARMUP 2
-#define DIRAC_PF_SETTINGS 3 /* DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON */
+#define DIRAC_PF_SETTINGS 4 /* DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON, _INTERLEAVED */
 #define DIRAC_PF_CLASSES (2 * 3 * 2) /* precision x epilogue x output */
 _Static_assert((DIRAC_CPU_PREFETCH_CALLS - DIRAC_PF_WARMUP) % DIRAC_PF_SETTINGS == 0,
                "every setting gets the same number of timed applications");
@@ -161,15 +162,17 @@ static int dirac_pf_class(int single, int epilogue, int full) {
 }
 
 void dirac_set_cpu_prefetch(int mode) {
-  if (mode < DIRAC_PREFETCH_AUTO || mode > DIRAC_PREFETCH_ON)
+  if (mode < DIRAC_PREFETCH_AUTO || mode > DIRAC_PREFETCH_INTERLEAVED)
     hr_error_code(HR_EXIT_INPUT,
-                  "cpu:prefetch: %d is not -1 (auto), 0 (off), 1 (neighbours) or 2 (on)", mode);
+                  "cpu:prefetch: %d is not -1 (auto), 0 (off), 1 (neighbours), 2 (on) or 3 "
+                  "(interleaved)",
+                  mode);
   dirac_pf_forced = mode;
   if (mode == DIRAC_PREFETCH_AUTO) memset(dirac_pf_tuners, 0, sizeof dirac_pf_tuners);
 }
 
 const char *dirac_cpu_prefetch_name(int setting) {
-  static const char *const names[DIRAC_PF_SETTINGS] = {"off", "neighbours", "on"};
+  static const char *const names[DIRAC_PF_SETTINGS] = {"off", "neighbours", "on", "interleaved"};
   return setting >= 0 && setting < DIRAC_PF_SETTINGS ? names[setting] : "auto";
 }
 
@@ -218,11 +221,11 @@ static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
                                           "with clover blocks"};
   lprintf("DIRAC", 20,
           "CPU prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms off, %.3g ms "
-          "neighbours, %.3g ms on)\n",
+          "neighbours, %.3g ms on, %.3g ms interleaved)\n",
           t->single ? "single" : "double", epilogue[t->epilogue],
           t->full ? "the lattice" : "one parity", dirac_cpu_prefetch_name(t->choice),
           1e3 * t->fastest[DIRAC_PREFETCH_OFF], 1e3 * t->fastest[DIRAC_PREFETCH_NEIGHBOURS],
-          1e3 * t->fastest[DIRAC_PREFETCH_ON]);
+          1e3 * t->fastest[DIRAC_PREFETCH_ON], 1e3 * t->fastest[DIRAC_PREFETCH_INTERLEAVED]);
 }
 
 void dirac_set_comm_overlap(int on) { dirac_overlap = on != 0; }

@@ -143,8 +143,9 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
 /* CPU loop of the hopping term over pieces p0 .. p1-1 of og (u: packed links), ending each
  * site with the epilogue of dirac_site_finish (dirac_cpu_site; x on og, cl on glattice);
  * h: the received half spinors of the halo (boundary pieces), or NULL; progress: the halo
- * exchange in flight during the inner pieces (or NULL); pf: the prefetch setting (hop_site);
- * data_only: the data-only form of each site (touch_site). */
+ * exchange in flight during the inner pieces (or NULL); pf: the prefetch setting (hop_site;
+ * with DIRAC_PREFETCH_INTERLEAVED each thread walks its share of a piece as two interleaved
+ * halves); data_only: the data-only form of each site (touch_site). */
 static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_SPINOR *out,
                              const DOP_SPINOR *in, int ishift, const DOP_MAT *u, int mode, int g5,
                              DOP_REAL s, DOP_REAL diag, const DOP_SPINOR *x,
@@ -153,6 +154,26 @@ static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_
   const int oshift = og->master_shift;
   /* last master index of the range + 1: prefetches stay among master sites */
   const int pf_end = p1 > p0 ? og->master_end[p1 - 1] + 1 : 0;
+  if (pf == DIRAC_PREFETCH_INTERLEAVED) {
+    /* sites lo, lo + half, lo + 1, lo + half + 1, ...: two sequential streams of every array
+     * at once for the hardware prefetcher (Doc/dirac.md, "Two streams per thread"); the
+     * same sites, so the same bits */
+    HR_OMP_PRAGMA(omp parallel)
+    for (int p = p0; p < p1; p++) {
+      long lo, hi;
+      hr_thread_share(og->master_start[p], og->master_end[p] + 1, &lo, &hi);
+      const int half = (int)(hi - lo + 1) / 2;
+      for (int k = 0; k < 2 * half; k++) {
+        const int ix = (int)lo + k / 2 + (k % 2) * half;
+        if (ix >= hi) continue; /* an odd share: its second half is one site shorter */
+        DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end, pf,
+                       data_only);
+        if (progress != NULL && ix % DIRAC_POLL_SITES == 0 && dirac_master_thread())
+          sendrecv_progress(progress);
+      }
+    }
+    return;
+  }
   if (h == NULL && progress == NULL) {
     _OMP_PIECE_RANGE_FOR(og, p0, p1, ix) {
       DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, NULL, pf_end, pf,

@@ -273,7 +273,8 @@ static void check_operators(const dirac_op *D, const char *tag) {
     dirac_set_comm_overlap(1);
     CHECK(dt_diff2(a, b) == 0., "%s %s: overlap on/off differ by %g", ops[k].name, tag,
           dt_diff2(a, b));
-    /* the prefetch of the CPU loops forced off, to the neighbours and on gives the same bits */
+    /* the prefetch of the CPU loops forced off, to the neighbours, on and interleaved gives the
+     * same bits */
     apply_under(&ops[k], D, psi, pf, dirac_set_cpu_prefetch, DIRAC_PREFETCH_OFF, DIRAC_PREFETCH_ON,
                 DIRAC_PREFETCH_AUTO, a2, af, b2, bf);
     CHECK(bits_hash(a2) == bits_hash(b2) && bits_hash(a2) == bits_hash(a),
@@ -287,6 +288,14 @@ static void check_operators(const dirac_op *D, const char *tag) {
     CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
           "%s %s single: prefetch of the neighbours and on give different bits", ops[k].name,
           tag);
+    apply_under(&ops[k], D, psi, pf, dirac_set_cpu_prefetch, DIRAC_PREFETCH_INTERLEAVED,
+                DIRAC_PREFETCH_ON, DIRAC_PREFETCH_AUTO, a2, af, b2, bf);
+    CHECK(bits_hash(a2) == bits_hash(b2) && bits_hash(a2) == bits_hash(a),
+          "%s %s: the interleaved site order and prefetch on give different bits", ops[k].name,
+          tag);
+    CHECK(bits_hash_flt(af) == bits_hash_flt(bf),
+          "%s %s single: the interleaved site order and prefetch on give different bits",
+          ops[k].name, tag);
 #if HR_WITH_OPENMP
     /* one thread gives the bits of two */
     apply_under(&ops[k], D, psi, pf, omp_set_num_threads, 1, 2, omp_get_max_threads(), b, bf, a2,
@@ -346,8 +355,8 @@ static void check_prefetch_tuner(const dirac_op *D) {
     }
   }
   const int cd = dirac_cpu_prefetch(0, epi, 1), cs = dirac_cpu_prefetch(1, epi, 1);
-  CHECK(cd >= DIRAC_PREFETCH_OFF && cd <= DIRAC_PREFETCH_ON && cs >= DIRAC_PREFETCH_OFF &&
-            cs <= DIRAC_PREFETCH_ON,
+  CHECK(cd >= DIRAC_PREFETCH_OFF && cd <= DIRAC_PREFETCH_INTERLEAVED &&
+            cs >= DIRAC_PREFETCH_OFF && cs <= DIRAC_PREFETCH_INTERLEAVED,
         "prefetch not chosen after %d applications (double %d, single %d)",
         DIRAC_CPU_PREFETCH_CALLS, cd, cs);
   CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "a class never applied has a prefetch setting");
@@ -356,6 +365,10 @@ static void check_prefetch_tuner(const dirac_op *D) {
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_NEIGHBOURS);
   CHECK(dirac_cpu_prefetch(1, 2, 1) == DIRAC_PREFETCH_NEIGHBOURS,
         "cpu:prefetch = neighbours not reported");
+  dirac_set_cpu_prefetch(DIRAC_PREFETCH_INTERLEAVED);
+  CHECK(dirac_cpu_prefetch(0, 1, 0) == DIRAC_PREFETCH_INTERLEAVED &&
+            strcmp(dirac_cpu_prefetch_name(DIRAC_PREFETCH_INTERLEAVED), "interleaved") == 0,
+        "cpu:prefetch = interleaved not reported");
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_AUTO);
   DT_FREE(psi);
   DT_FREE(a);
@@ -377,7 +390,7 @@ static int hop_until_chosen(const suNg_field *u, const dirac_bc *bc, uint64_t dr
     Dphi_hop(out, &D, in);
   }
   const int choice = dirac_cpu_prefetch(0, 0, 0);
-  CHECK(choice >= DIRAC_PREFETCH_OFF && choice <= DIRAC_PREFETCH_ON,
+  CHECK(choice >= DIRAC_PREFETCH_OFF && choice <= DIRAC_PREFETCH_INTERLEAVED,
         "%s: no prefetch choice after %d calls", tag,
         DIRAC_CPU_PREFETCH_CALLS);
   DT_FREE(in);
