@@ -12,7 +12,10 @@
  * for the hopping term per output site 8 links, one input and one output spinor (1536 B
  * double SU(3) fundamental). The ceiling is the STREAM-triad bandwidth measured in the same
  * run on the same memory footprint as the operator (a 512 MB triad is printed too);
- * roofline_fraction = GBps / ceiling.
+ * roofline_fraction = GBps / ceiling. A second line gives the calls timed and the CPU share
+ * the threads got (the smallest over the ranks); an operator timed while some rank's threads
+ * got less than 0.95 of their cores (another load on the machine) is timed again, up to 3
+ * times, and the attempt with the largest share is kept.
  * Where the operator exchanges a halo (MPI process grids) a line per operator gives the
  * exchanges and bytes per call (spin-projected half spinors), the time spent waiting for them
  * after the inner pieces with and without overlap, and the fraction of the exchange hidden
@@ -67,6 +70,11 @@ static void fill_spinor(spinor_field *f, uint64_t draw) {
  * site of the other parity, read by 8 output sites each from cache (8 B per output site
  * each). */
 #define GPU_TABLE_BYTES (8 * 4 + 4 * 8)
+
+/* Timings of an operator, and the CPU share of the threads (smallest over the ranks) below
+ * which an attempt is timed again (the machine's other load took part of the cores). */
+#define BENCH_ATTEMPTS 3
+#define BENCH_MIN_SHARE 0.95
 
 typedef struct {
   const char *name;
@@ -273,10 +281,24 @@ int main(int argc, char **argv) {
 
   for (int k = 0; k < nops; k++)
     for (int single = 0; single < 2; single++) {
-      int calls;
-      double share;
-      const double t =
-          time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time, &calls, &share);
+      /* an attempt in which the threads of some rank got less than BENCH_MIN_SHARE of their
+       * cores (another load on the machine) is timed again, up to BENCH_ATTEMPTS in all; the
+       * attempt with the largest smallest share is kept */
+      int calls = 0, attempts = 0;
+      double share = -1., t = 0.;
+      while (attempts < BENCH_ATTEMPTS && share < BENCH_MIN_SHARE) {
+        int calls_a;
+        double share_a;
+        const double t_a = time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time,
+                                   &calls_a, &share_a);
+        global_min(&share_a, 1); /* every rank agrees whether to time again */
+        attempts++;
+        if (share_a > share) {
+          t = t_a;
+          calls = calls_a;
+          share = share_a;
+        }
+      }
       const dirac_comm_stats comm = dirac_comm_stats_get();
       double sites = nsites_local[k];
       global_sum(&sites, 1);
@@ -300,10 +322,11 @@ int main(int argc, char **argv) {
       /* flop per second of CPU time actually received, per thread: what one core delivers */
       const double per_core = flop / (t * share * hr_nthreads()) * 1e-9;
       lprintf("BENCH", 1,
-              "  (%s %s: %d calls, CPU share of the threads %.2f%s; %.2f GFLOP per CPU-second "
-              "per thread)\n",
+              "  (%s %s: %d calls, CPU share of the threads %.2f%s, timed %d time(s); %.2f "
+              "GFLOP per CPU-second per thread)\n",
               ops[k].name, single ? "single" : "double", calls, share,
-              share < 0.9 ? ": machine loaded, timing pessimistic" : "", per_core);
+              share < BENCH_MIN_SHARE ? ": machine loaded, timing pessimistic" : "", attempts,
+              per_core);
       if (comm.exchanges > 0 && dirac_comm_overlap()) {
         /* the same operator with the exchange completed before any site is computed: the
          * wait is then the whole exchange, and the overlap hides 1 - wait_on / wait_off of it */
