@@ -181,9 +181,9 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
           hr_nranks(), hr_nthreads(), HR_GPU_NAME);
   lprintf("SETUP", 10, "input file: %s\n", input_path);
   /* the host side: cpu:prefetch = auto|off|neighbours|on|interleaved, the software prefetch
-   * and site order of the CPU Dirac loops; comm:node_halo = on|off, the Dirac halo between ranks of one node through
-   * its memory (accepted, and ignored, in builds without MPI); memory:huge_pages = on|off,
-   * large host arrays on transparent huge pages */
+   * and site order of the CPU Dirac loops; comm:node_halo = on|off, the Dirac halo between
+   * ranks of one node through its memory (accepted, and ignored, in builds without MPI);
+   * memory:huge_pages = on|off, large host arrays on transparent huge pages */
   int prefetch = 0, node_halo = 1, huge_pages = 1;
   const input_key host_keys[] = {
       {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|neighbours|on|interleaved",

@@ -136,10 +136,11 @@ void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
  * come from memory and costs 5 to 10% where they sit in the cache, the neighbour prefetch
  * costs up to a tenth where they sit in the L2 (8^4), and walking two halves of each thread's
  * sites at once pays 5 to 15% where they come from memory and costs as much in the cache, which
- * only a measurement on the machine tells. Per class of kernel (precision; bare, with x or with clover blocks; output on a
- * parity or the whole lattice): DIRAC_PF_WARMUP untimed applications, then timed ones with
- * each of the DIRAC_PF_SETTINGS settings in turn; the setting with the shortest fastest
- * application is kept (the fastest of several: robust to an interruption of the process).
+ * only a measurement on the machine tells. Per class of kernel (precision; bare, with x or
+ * with clover blocks; output on a parity or the whole lattice): DIRAC_PF_WARMUP untimed
+ * applications, then timed ones with each of the DIRAC_PF_SETTINGS settings in turn; the
+ * setting with the shortest fastest application is kept (the fastest of several: robust to an
+ * interruption of the process).
  * Each rank chooses on its own: the bits are the same with every setting. */
 #define DIRAC_PF_WARMUP 2
 #define DIRAC_PF_SETTINGS 4 /* DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON, _INTERLEAVED */
