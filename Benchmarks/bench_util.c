@@ -128,10 +128,8 @@ double bench_stream_sites(size_t read_bytes, size_t write_bytes, long sites, int
       HR_OMP_PRAGMA(omp parallel) {
         long lo, hi;
         hr_thread_share(0, sites, &lo, &hi);
-        const long half = (hi - lo + 1) / 2;
         for (long i = 0; i < hi - lo; i++) {
-          /* in order, or lo, lo + half, lo + 1, lo + half + 1, ... */
-          const long x = streams == 2 ? lo + i / 2 + (i % 2) * half : lo + i;
+          const long x = streams == 2 ? hr_interleaved_index(lo, hi, i) : lo + i;
           const char *rs = r + (size_t)x * read_bytes;
           bench_v4 acc[4] = {{0}}; /* four chains: the loads, not the additions, set the pace */
           for (size_t o = 0, k = 0; o < read_bytes; o += sizeof(bench_v4), k++) {

@@ -31,6 +31,11 @@ int hr_nthreads(void);
 /* [*lo, *hi): the calling thread's contiguous share of begin .. end-1 inside an OpenMP parallel
  * region, the shares in thread order (the whole range outside one and without OpenMP). */
 void hr_thread_share(long begin, long end, long *lo, long *hi);
+/* The i-th of lo .. hi-1 (0 <= i < hi - lo) walked as two interleaved halves: lo, lo + half,
+ * lo + 1, lo + half + 1, ... with half = (hi - lo + 1) / 2; every index once. */
+static inline long hr_interleaved_index(long lo, long hi, long i) {
+  return lo + i / 2 + (i % 2) * ((hi - lo + 1) / 2);
+}
 
 /* An output file that appears under its final name only when complete: data go to a
  * temporary file beside it, which hr_ofile_commit flushes, syncs and renames. A fatal error

@@ -162,10 +162,8 @@ static void DOP_(hop_pieces)(const geometry_descriptor *og, int p0, int p1, DOP_
     for (int p = p0; p < p1; p++) {
       long lo, hi;
       hr_thread_share(og->master_start[p], og->master_end[p] + 1, &lo, &hi);
-      const int half = (int)(hi - lo + 1) / 2;
-      for (int k = 0; k < 2 * half; k++) {
-        const int ix = (int)lo + k / 2 + (k % 2) * half;
-        if (ix >= hi) continue; /* an odd share: its second half is one site shorter */
+      for (long k = 0; k < hi - lo; k++) {
+        const int ix = (int)hr_interleaved_index(lo, hi, k);
         DOP_(hop_site)(ix, out, oshift, in, ishift, u, mode, g5, s, diag, x, cl, h, pf_end, pf,
                        data_only);
         if (progress != NULL && ix % DIRAC_POLL_SITES == 0 && dirac_master_thread())
