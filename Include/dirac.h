@@ -75,7 +75,8 @@ int dirac_gpu_links(void);
 /* The software prefetch and site order of the CPU loops (Doc/dirac.md, "Prefetching the
  * streams"), input key cpu:prefetch = auto|off|neighbours|on|interleaved: no prefetch (the
  * hardware prefetcher alone); the neighbour spinors of a site a few sites ahead; those and the
- * streams (the links, x and clover blocks of a site a few sites ahead); as on, with each
+ * streams (the links, x and clover blocks of a site a few sites ahead; in double precision also
+ * the links of a site farther ahead into the L2 cache); as on, with each
  * thread's sites walked as two interleaved halves (two streams of each array at once for the
  * hardware prefetcher); or (auto, the default) one of these chosen by timing for each class
  * of kernel. The results are the same bits with every setting. */

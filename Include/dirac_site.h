@@ -41,16 +41,20 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #define DIRAC_ALWAYS_INLINE HR_INLINE
 #endif
 
-/* Hint that `bytes` bytes from p will be read soon (CPU loops; nothing elsewhere). */
+/* Hint that `bytes` bytes from p will be read soon, into every cache level (DIRAC_PREFETCH) or
+ * into the L2 cache only (DIRAC_PREFETCH_L2: prefetcht2 on x86); CPU loops, nothing elsewhere. */
 #if defined(__GNUC__) && !defined(__CUDACC__)
-#define DIRAC_PREFETCH(p, bytes)                                                                \
+#define DIRAC_PREFETCH_LOCALITY(p, bytes, locality)                                             \
   do {                                                                                         \
     const char *dirac_pf_ = (const char *)(p);                                                 \
     for (unsigned dirac_o_ = 0; dirac_o_ < (unsigned)(bytes); dirac_o_ += 64)                  \
-      __builtin_prefetch(dirac_pf_ + dirac_o_, 0, 3);                                          \
+      __builtin_prefetch(dirac_pf_ + dirac_o_, 0, locality);                                   \
   } while (0)
+#define DIRAC_PREFETCH(p, bytes) DIRAC_PREFETCH_LOCALITY(p, bytes, 3)
+#define DIRAC_PREFETCH_L2(p, bytes) DIRAC_PREFETCH_LOCALITY(p, bytes, 1)
 #else
 #define DIRAC_PREFETCH(p, bytes) ((void)(p))
+#define DIRAC_PREFETCH_L2(p, bytes) ((void)(p))
 #endif
 
 /* The vectorised site kernel (GCC >= 12 or clang vector extensions, host C code); define
