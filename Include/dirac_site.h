@@ -53,6 +53,7 @@ typedef enum { DIRAC_HOP_PLAIN = 0, DIRAC_HOP_PLUS_DIAG = 1, DIRAC_HOP_THEN_INV 
 #define DIRAC_PREFETCH(p, bytes) DIRAC_PREFETCH_LOCALITY(p, bytes, 3)
 #define DIRAC_PREFETCH_L2(p, bytes) DIRAC_PREFETCH_LOCALITY(p, bytes, 1)
 #else
+#define DIRAC_PREFETCH_LOCALITY(p, bytes, locality) ((void)(p))
 #define DIRAC_PREFETCH(p, bytes) ((void)(p))
 #define DIRAC_PREFETCH_L2(p, bytes) ((void)(p))
 #endif
