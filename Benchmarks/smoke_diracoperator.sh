@@ -9,7 +9,8 @@
 # loops the prefetch line must name a setting (off, neighbours, on, interleaved) for each class
 # of kernel, the setting forced for all 12 with cpu:prefetch = neighbours and with
 # cpu:prefetch = interleaved, and cpu:prefetch = sometimes must
-# stop with a message naming the key. A run of the program, not a timing: nothing here
+# stop with a message naming the key. With rounds = 2 each operator line has a rounds line
+# (median between min and max), and rounds = 0 must stop with a message naming the key. A run of the program, not a timing: nothing here
 # depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
@@ -90,6 +91,24 @@ for huge in on off; do
   fi
   echo "PASS: memory:huge_pages = $huge: $line"
 done
+# rounds = 2: one rounds line per operator and precision, with the median of the two timings
+# between their min and max; rounds = 0 stops with a message naming the key
+run_small "rounds = 2"
+nrounds=$(echo "$out" | grep -E '^\[BENCH\]\[0\]  rounds [a-zA-Z_0-9]+ (double|single): 2, ns_per_site median [0-9.]+ min [0-9.]+ max [0-9.]+$' |
+  awk '{ if ($8 + 0 >= $10 + 0 && $8 + 0 <= $12 + 0) n++ } END { print n + 0 }')
+if [ $rc -ne 0 ] || [ "$nrounds" -ne 10 ]; then
+  echo "$out" | grep rounds | head -12
+  echo "FAIL: rounds = 2: exit $rc, $nrounds of 10 rounds lines with min <= median <= max"
+  exit 1
+fi
+echo "PASS: rounds = 2: $(echo "$out" | grep -m1 ' rounds ')"
+run_small "rounds = 0"
+if [ $rc -eq 0 ] || ! echo "$out" | grep -q 'rounds'; then
+  echo "$out" | tail -5
+  echo "FAIL: rounds = 0: exit $rc, want a non-zero exit and a message naming the key"
+  exit 1
+fi
+echo "PASS: rounds = 0 stops: $(echo "$out" | grep 'rounds' | head -1)"
 if [ -z "$HR_MPIRUN" ] || [ "$want_data" -eq 0 ]; then exit 0; fi
 for node in on off; do
   cat > "$in" <<END

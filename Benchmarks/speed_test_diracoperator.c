@@ -135,6 +135,34 @@ static double time_op(const bench_op *op, int single, const dirac_op *D, double 
   return t / n;
 }
 
+/* Seconds per call of time_op, timed again while some rank's threads got less than
+ * BENCH_MIN_SHARE of their cores, up to BENCH_ATTEMPTS in all: the attempt with the largest
+ * smallest share is kept (its calls and share returned, with the attempts made). */
+static double time_op_fair(const bench_op *op, int single, const dirac_op *D, double min_time,
+                           int *calls, double *share, int *attempts) {
+  double t = 0.;
+  *share = -1.;
+  *attempts = 0;
+  while (*attempts < BENCH_ATTEMPTS && *share < BENCH_MIN_SHARE) {
+    int calls_a;
+    double share_a;
+    const double t_a = time_op(op, single, D, min_time, &calls_a, &share_a);
+    global_min(&share_a, 1); /* every rank agrees whether to time again */
+    (*attempts)++;
+    if (share_a > *share) {
+      t = t_a;
+      *calls = calls_a;
+      *share = share_a;
+    }
+  }
+  return t;
+}
+
+static int compare_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* Bandwidth in GB/s (summed over ranks) of r += c s (the field algebra, on the backend the
  * operators run on) over pairs of spinor fields of glattice holding at least bytes_per_array
  * bytes each side: two reads and a write per element, best of `passes`. */
@@ -172,11 +200,13 @@ int main(int argc, char **argv) {
   geometry_params p;
   geometry_read_input(&p, in);
   double m0 = 0.1, csw = 1.0, min_time = 1.0;
-  int data_only = 1;
+  int data_only = 1, rounds = 1;
   input_key keys[] = {
       {"m0", INPUT_DOUBLE, &m0, "0.1", NULL, "bare mass"},
       {"csw", INPUT_DOUBLE, &csw, "1.0", NULL, "clover coefficient of the clover operator"},
       {"min_time", INPUT_DOUBLE, &min_time, "1.0", ">0", "seconds each operator is timed at least"},
+      {"rounds", INPUT_INT, &rounds, "1", ">0",
+       "rounds over all operators, each timed once per round; the lines give the median"},
       {"data_only", INPUT_BOOL, &data_only, "true", NULL,
        "time each operator also with the CPU loops moving its data only (dirac_set_cpu_data_only)"},
       INPUT_KEYS_END};
@@ -279,27 +309,31 @@ int main(int argc, char **argv) {
   lprintf("BENCH", 0, "CPU Dirac kernels: %s (%s); library built with: %s\n", HR_SIMD,
           HR_SIMD_CFLAGS, HR_BUILD_CFLAGS);
 
+  /* rounds > 1: every operator is timed in each of `rounds` rounds over all operators, and
+   * its line gives the median; the rounds interleave the operators, so that a drift of the
+   * machine's speed (other loads on its memory or caches) falls on all of them alike */
+  double *round_t = malloc(sizeof(double) * (size_t)(2 * nops * rounds));
+  if (round_t == NULL) hr_fatal(HR_EXIT_SETUP, "speed_test_diracoperator: no memory for the timings of %d rounds", rounds);
+  for (int r = 0; r + 1 < rounds; r++)
+    for (int k = 0; k < nops; k++)
+      for (int single = 0; single < 2; single++) {
+        int calls_r, attempts_r;
+        double share_r;
+        round_t[(2 * k + single) * rounds + r] =
+            time_op_fair(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time, &calls_r,
+                         &share_r, &attempts_r);
+      }
   for (int k = 0; k < nops; k++)
     for (int single = 0; single < 2; single++) {
-      /* an attempt in which the threads of some rank got less than BENCH_MIN_SHARE of their
-       * cores (another load on the machine) is timed again, up to BENCH_ATTEMPTS in all; the
-       * attempt with the largest smallest share is kept */
+      /* the last round: its calls, share and halo statistics are the ones printed */
       int calls = 0, attempts = 0;
-      double share = -1., t = 0.;
-      while (attempts < BENCH_ATTEMPTS && share < BENCH_MIN_SHARE) {
-        int calls_a;
-        double share_a;
-        const double t_a = time_op(&ops[k], single, ops[k].clover ? &clover : &wilson, min_time,
-                                   &calls_a, &share_a);
-        global_min(&share_a, 1); /* every rank agrees whether to time again */
-        attempts++;
-        if (share_a > share) {
-          t = t_a;
-          calls = calls_a;
-          share = share_a;
-        }
-      }
+      double share;
+      double *tk = round_t + (2 * k + single) * rounds;
+      tk[rounds - 1] = time_op_fair(&ops[k], single, ops[k].clover ? &clover : &wilson,
+                                    min_time, &calls, &share, &attempts);
       const dirac_comm_stats comm = dirac_comm_stats_get();
+      qsort(tk, (size_t)rounds, sizeof *tk, compare_double);
+      const double t = rounds % 2 ? tk[rounds / 2] : 0.5 * (tk[rounds / 2 - 1] + tk[rounds / 2]);
       double sites = nsites_local[k];
       global_sum(&sites, 1);
       const double flop = ops[k].flop_per_site * sites;
@@ -319,6 +353,10 @@ int main(int argc, char **argv) {
                 single ? "single" : "double", site_bytes + GPU_TABLE_BYTES,
                 (site_bytes + GPU_TABLE_BYTES) / site_bytes,
                 triad > 0 ? 100. * (bytes + GPU_TABLE_BYTES * sites) / t * 1e-9 / triad : 0.);
+      if (rounds > 1)
+        lprintf("BENCH", 0, "  rounds %s %s: %d, ns_per_site median %.1f min %.1f max %.1f\n",
+                ops[k].name, single ? "single" : "double", rounds, 1e9 * t / sites,
+                1e9 * tk[0] / sites, 1e9 * tk[rounds - 1] / sites);
       /* flop per second of CPU time actually received, per thread: what one core delivers */
       const double per_core = flop / (t * share * hr_nthreads()) * 1e-9;
       lprintf("BENCH", 1,
@@ -396,6 +434,7 @@ int main(int argc, char **argv) {
     lprintf("BENCH", 0, "host memory: huge pages %s (memory:huge_pages); rank 0's memory on "
             "transparent huge pages: %s\n", hr_huge_pages() ? "on" : "off", amount);
   }
+  free(round_t);
   dirac_finalize();
   free_suNg_field(u);
   hr_finalize();
