@@ -15,7 +15,9 @@
  * roofline_fraction = GBps / ceiling. A second line gives the calls timed and the CPU share
  * the threads got (the smallest over the ranks); an operator timed while some rank's threads
  * got less than 0.95 of their cores (another load on the machine) is timed again, up to 3
- * times, and the attempt with the largest share is kept.
+ * times, and the attempt with the largest share is kept. With the input key rounds = N every
+ * operator is timed once in each of N rounds over all operators, its line gives the median,
+ * and a line "rounds <op> <prec>: N, ns_per_site median .. min .. max .." follows it.
  * Where the operator exchanges a halo (MPI process grids) a line per operator gives the
  * exchanges and bytes per call (spin-projected half spinors), the time spent waiting for them
  * after the inner pieces with and without overlap, and the fraction of the exchange hidden
