@@ -10,8 +10,8 @@
 # of kernel, the setting forced for all 12 with cpu:prefetch = neighbours and with
 # cpu:prefetch = interleaved, and cpu:prefetch = sometimes must
 # stop with a message naming the key. With rounds = 2 each operator line has a rounds line
-# (median between min and max), and rounds = 0 must stop with a message naming the key. A run of the program, not a timing: nothing here
-# depends on the speed.
+# (median between min and max), and rounds = 0 must stop with a message naming the key. A
+# run of the program, not a timing: nothing here depends on the speed.
 in=smoke_diracoperator.in
 cat > "$in" <<'END'
 GLB_T = 4

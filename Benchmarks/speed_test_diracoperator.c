@@ -160,6 +160,7 @@ static double time_op_fair(const bench_op *op, int single, const dirac_op *D, do
   return t;
 }
 
+/* qsort order of doubles, ascending. */
 static int compare_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -315,7 +316,9 @@ int main(int argc, char **argv) {
    * its line gives the median; the rounds interleave the operators, so that a drift of the
    * machine's speed (other loads on its memory or caches) falls on all of them alike */
   double *round_t = malloc(sizeof(double) * (size_t)(2 * nops * rounds));
-  if (round_t == NULL) hr_fatal(HR_EXIT_SETUP, "speed_test_diracoperator: no memory for the timings of %d rounds", rounds);
+  if (round_t == NULL)
+    hr_fatal(HR_EXIT_SETUP, "speed_test_diracoperator: no memory for the timings of %d rounds",
+             rounds);
   for (int r = 0; r + 1 < rounds; r++)
     for (int k = 0; k < nops; k++)
       for (int single = 0; single < 2; single++) {
