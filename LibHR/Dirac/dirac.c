@@ -253,8 +253,9 @@ long dirac_hop_bytes_per_site(int real_bytes) { return DIRAC_HOP_BYTES_PER_SITE(
 /* Sites ahead whose links, x and clover blocks the loop prefetches (DIRAC_PREFETCH_ON:
  * the stream prefetch; Doc/dirac.md, "Prefetching the streams"). */
 #define DIRAC_PF_STREAM 6
-/* Sites ahead whose links the double-precision loops also prefetch into the L2 cache
- * (DIRAC_PREFETCH_ON: the far stream prefetch; Doc/dirac.md, "The far link prefetch"). */
+/* Sites ahead whose links, x and clover blocks the double-precision loops also prefetch into
+ * the L2 cache (DIRAC_PREFETCH_ON: the far stream prefetch; Doc/dirac.md, "The far link
+ * prefetch" and "The far prefetch of the clover blocks and x"). */
 #define DIRAC_PF_L2 18
 /* Sites of the inner pieces between two calls of sendrecv_progress while the halo is
  * exchanged (a few microseconds of work; MPI_Testall costs well under one). */

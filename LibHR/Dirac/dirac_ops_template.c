@@ -84,7 +84,7 @@ DIRAC_ALWAYS_INLINE void DOP_(touch_site)(DOP_SPINOR *out, const DOP_SPINOR *x,
  * neighbour lies in it (inner pieces).
  * pf: the prefetch setting (dirac.h): from DIRAC_PREFETCH_NEIGHBOURS on, the neighbours of
  * the site DIRAC_PF_DIST ahead while below pf_end; with DIRAC_PREFETCH_ON also the links, x and
- * clover blocks of the site DIRAC_PF_STREAM ahead, and in double precision the links of the
+ * clover blocks of the site DIRAC_PF_STREAM ahead, and in double precision those of the
  * site DIRAC_PF_L2 ahead into L2. data_only:
  * touch_site instead of the kernel (benchmarks; the output is then not the operator's). */
 DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, const DOP_SPINOR *in,
@@ -108,12 +108,17 @@ DIRAC_ALWAYS_INLINE void DOP_(hop_site)(int ix, DOP_SPINOR *out, int oshift, con
      * alone leaves waiting where they come from memory */
     const int js = ix + DIRAC_PF_STREAM;
     DIRAC_PREFETCH(u + 8 * (js - ushift), 8 * sizeof(DOP_MAT));
-    /* double precision: the links of the site DIRAC_PF_L2 ahead into L2 as well, so the
-     * prefetch into L1 finds them there (in single precision no gain, a small cost in cache) */
-    if (!DOP_SINGLE && ix + DIRAC_PF_L2 < pf_end)
-      DIRAC_PREFETCH_L2(u + 8 * (ix + DIRAC_PF_L2 - ushift), 8 * sizeof(DOP_MAT));
     if (cl != NULL) DIRAC_PREFETCH(cl + (js - ushift), sizeof(DOP_CLOVER));
     if (x != NULL) DIRAC_PREFETCH(x + (js - oshift), sizeof(DOP_SPINOR));
+    /* double precision: the same streams of the site DIRAC_PF_L2 ahead into L2 as well, so
+     * that the prefetch into L1 finds them there and the core's few L1 misses in flight are
+     * not spent waiting for memory (in single precision no gain, a small cost in cache) */
+    if (!DOP_SINGLE && ix + DIRAC_PF_L2 < pf_end) {
+      const int jl = ix + DIRAC_PF_L2;
+      DIRAC_PREFETCH_L2(u + 8 * (jl - ushift), 8 * sizeof(DOP_MAT));
+      if (cl != NULL) DIRAC_PREFETCH_L2(cl + (jl - ushift), sizeof(DOP_CLOVER));
+      if (x != NULL) DIRAC_PREFETCH_L2(x + (jl - oshift), sizeof(DOP_SPINOR));
+    }
   }
   if (pf >= DIRAC_PREFETCH_NEIGHBOURS && ix + DIRAC_PF_DIST < pf_end) {
     /* prefetch the scattered neighbours of a site a few iterations ahead; in double their
