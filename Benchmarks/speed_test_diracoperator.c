@@ -417,10 +417,11 @@ int main(int argc, char **argv) {
       }
     }
   if (!on_gpu) { /* what the CPU loops chose (cpu:prefetch = auto), per class of kernel */
-    char pfs[512] = ""; /* 12 classes of up to 36 characters */
-    static const char *const epilogue[3] = {"bare", "x", "clover"};
+    char pfs[768] = ""; /* 16 classes of up to 40 characters */
+    static const char *const epilogue[DIRAC_CPU_PREFETCH_EPILOGUES] = {"bare", "x", "clover",
+                                                                       "inverse"};
     for (int single = 0; single < 2; single++)
-      for (int e = 0; e < 3; e++)
+      for (int e = 0; e < DIRAC_CPU_PREFETCH_EPILOGUES; e++)
         for (int full = 0; full < 2; full++) {
           const int c = dirac_cpu_prefetch(single, e, full);
           char one[64];

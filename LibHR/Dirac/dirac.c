@@ -136,15 +136,17 @@ void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
  * come from memory and costs 5 to 10% where they sit in the cache, the neighbour prefetch
  * costs up to a tenth where they sit in the L2 (8^4), and walking two halves of each thread's
  * sites at once pays 5 to 15% where they come from memory and costs as much in the cache, which
- * only a measurement on the machine tells. Per class of kernel (precision; bare, with x or
- * with clover blocks; output on a parity or the whole lattice): DIRAC_PF_WARMUP untimed
+ * only a measurement on the machine tells. Per class of kernel (precision; bare, with x, with
+ * clover blocks or with their inverses; output on a parity or the whole lattice; the two
+ * sweeps of an even/odd operator are of different classes, so that the settings are compared
+ * on one kernel): DIRAC_PF_WARMUP untimed
  * applications, then timed ones with each of the DIRAC_PF_SETTINGS settings in turn; the
  * setting with the shortest fastest application is kept (the fastest of several: robust to an
  * interruption of the process).
  * Each rank chooses on its own: the bits are the same with every setting. */
 #define DIRAC_PF_WARMUP 2
 #define DIRAC_PF_SETTINGS 4 /* DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON, _INTERLEAVED */
-#define DIRAC_PF_CLASSES (2 * 3 * 2) /* precision x epilogue x output */
+#define DIRAC_PF_CLASSES (2 * DIRAC_CPU_PREFETCH_EPILOGUES * 2) /* precision x epilogue x output */
 _Static_assert((DIRAC_CPU_PREFETCH_CALLS - DIRAC_PF_WARMUP) % DIRAC_PF_SETTINGS == 0,
                "every setting gets the same number of timed applications");
 typedef struct {
@@ -157,9 +159,10 @@ typedef struct {
 static dirac_pf_tuner dirac_pf_tuners[DIRAC_PF_CLASSES];
 static int dirac_pf_forced = DIRAC_PREFETCH_AUTO; /* else the setting forced */
 
-/* The index of a class: single (0, 1), epilogue (0 bare, 1 x, 2 clover), full (0, 1). */
+/* The index of a class: single (0, 1), epilogue (0 bare, 1 x, 2 clover, 3 inverse clover),
+ * full (0, 1). */
 static int dirac_pf_class(int single, int epilogue, int full) {
-  return (single * 3 + epilogue) * 2 + full;
+  return (single * DIRAC_CPU_PREFETCH_EPILOGUES + epilogue) * 2 + full;
 }
 
 void dirac_set_cpu_prefetch(int mode) {
@@ -179,7 +182,9 @@ const char *dirac_cpu_prefetch_name(int setting) {
 
 int dirac_cpu_prefetch(int single, int epilogue, int full) {
   if (dirac_pf_forced >= 0) return dirac_pf_forced;
-  if (single < 0 || single > 1 || epilogue < 0 || epilogue > 2 || full < 0 || full > 1) return -1;
+  if (single < 0 || single > 1 || epilogue < 0 || epilogue >= DIRAC_CPU_PREFETCH_EPILOGUES ||
+      full < 0 || full > 1)
+    return -1;
   const dirac_pf_tuner *t = &dirac_pf_tuners[dirac_pf_class(single, epilogue, full)];
   if (t->generation != geometry_generation()) return -1; /* timed on another lattice */
   return t->calls >= DIRAC_CPU_PREFETCH_CALLS ? t->choice : -1;
@@ -218,8 +223,9 @@ static void dirac_pf_record(dirac_pf_tuner *t, int pf, double seconds) {
   t->choice = DIRAC_PREFETCH_OFF;
   for (int k = 1; k < DIRAC_PF_SETTINGS; k++)
     if (t->fastest[k] < t->fastest[t->choice]) t->choice = k;
-  static const char *const epilogue[3] = {"hopping term only", "with the diagonal term of x",
-                                          "with clover blocks"};
+  static const char *const epilogue[DIRAC_CPU_PREFETCH_EPILOGUES] = {
+      "hopping term only", "with the diagonal term of x", "with clover blocks",
+      "with inverse clover blocks"};
   lprintf("DIRAC", 20,
           "CPU prefetch, %s precision, %s, output on %s: %s (fastest call %.3g ms off, %.3g ms "
           "neighbours, %.3g ms on, %.3g ms interleaved)\n",

@@ -292,9 +292,10 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   } else {
     req = start_sendrecv_field(ig, HR_LAYOUT_SPINOR, (void *)(uintptr_t)ip, sizeof(DOP_SPINOR));
   }
-  /* the prefetch setting: as chosen by timing for this class of kernel (dirac.c) */
-  dirac_pf_tuner *const pft =
-      dirac_pf_tuner_of(DOP_SINGLE, cl != NULL ? 2 : (xp != NULL ? 1 : 0), og);
+  /* the prefetch setting: as chosen by timing for this class of kernel (dirac.c; the
+   * epilogue class of dirac_cpu_prefetch) */
+  const int epilogue = cl != NULL ? (clover == 1 ? 3 : 2) : (xp != NULL ? 1 : 0);
+  dirac_pf_tuner *const pft = dirac_pf_tuner_of(DOP_SINGLE, epilogue, og);
   const int pf = dirac_pf_setting(pft);
   const double tpf = hr_wtime();
   DOP_(hop_pieces)(og, 0, p_split, op, ip, ig->master_shift, DOP_PACK(ls), mode, g5, s, diag, xp,

@@ -326,8 +326,39 @@ static void check_operators(const dirac_op *D, const char *tag) {
  * its prefetch setting yet. */
 static int prefetch_all_untimed(void) {
   int untimed = 1;
-  for (int c = 0; c < 12; c++) untimed &= dirac_cpu_prefetch(c / 6, c / 2 % 3, c % 2) == -1;
+  const int ne = DIRAC_CPU_PREFETCH_EPILOGUES;
+  for (int c = 0; c < 2 * ne * 2; c++)
+    untimed &= dirac_cpu_prefetch(c / (2 * ne), c / 2 % ne, c % 2) == -1;
   return untimed;
+}
+
+/* The two sweeps of the even/odd clover operator (the hopping term then the inverse blocks on
+ * the odd sites, the hopping term plus the blocks on the even ones) are timed as two classes
+ * (epilogues 3 and 2, output on a parity): neither chooses before DIRAC_CPU_PREFETCH_CALLS
+ * applications (one class for both would have chosen after half of them, with settings timed
+ * on different sweeps), both have chosen after them, and the trials give the same bits. */
+static void check_prefetch_eo_classes(const dirac_op *D) {
+  spinor_field *psi = dt_spinor(&glat_even), *a = dt_spinor(&glat_even);
+  spinor_field *b = dt_spinor(&glat_even);
+  dt_random_spinor_field(psi, 4);
+  for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
+    const int inv = dirac_cpu_prefetch(0, 3, 0), blk = dirac_cpu_prefetch(0, 2, 0);
+    CHECK(inv == -1 && blk == -1,
+          "even/odd clover: a sweep's prefetch chosen after %d of %d applications (inverse "
+          "blocks %d, blocks %d)", n, DIRAC_CPU_PREFETCH_CALLS, inv, blk);
+    Dphi_eopre(n == 0 ? a : b, D, psi);
+    if (n > 0)
+      CHECK(bits_hash(a) == bits_hash(b),
+            "Dphi_eopre: application %d of the prefetch trials differs", n);
+  }
+  const int inv = dirac_cpu_prefetch(0, 3, 0), blk = dirac_cpu_prefetch(0, 2, 0);
+  CHECK(inv >= DIRAC_PREFETCH_OFF && inv <= DIRAC_PREFETCH_INTERLEAVED &&
+            blk >= DIRAC_PREFETCH_OFF && blk <= DIRAC_PREFETCH_INTERLEAVED,
+        "even/odd clover: prefetch not chosen after %d applications (inverse blocks %d, "
+        "blocks %d)", DIRAC_CPU_PREFETCH_CALLS, inv, blk);
+  DT_FREE(psi);
+  DT_FREE(a);
+  DT_FREE(b);
 }
 
 /* The prefetch chosen by timing (dirac_set_cpu_prefetch(DIRAC_PREFETCH_AUTO)): every class is
@@ -360,6 +391,7 @@ static void check_prefetch_tuner(const dirac_op *D) {
         "prefetch not chosen after %d applications (double %d, single %d)",
         DIRAC_CPU_PREFETCH_CALLS, cd, cs);
   CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "a class never applied has a prefetch setting");
+  if (D->csw != 0.) check_prefetch_eo_classes(D);
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_ON);
   CHECK(dirac_cpu_prefetch(0, 0, 0) == DIRAC_PREFETCH_ON, "cpu:prefetch = on not reported");
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_NEIGHBOURS);
