@@ -7,7 +7,7 @@
 # must say that all the bytes sent went through node memory, and none with comm:node_halo =
 # off. With memory:huge_pages = on and off, the host-memory line must say which. On the CPU
 # loops the prefetch line must name a setting (off, neighbours, on, interleaved) for each class
-# of kernel, the setting forced for all 12 with cpu:prefetch = neighbours and with
+# of kernel, the setting forced for all 16 with cpu:prefetch = neighbours and with
 # cpu:prefetch = interleaved, and cpu:prefetch = sometimes must
 # stop with a message naming the key. With rounds = 2 each operator line has a rounds line
 # (median between min and max), and rounds = 0 must stop with a message naming the key. A
@@ -51,7 +51,7 @@ run_small() {
 # the extended regular expression SETTINGS
 prefetch_classes() {
   pfline=$(echo "$1" | grep 'CPU prefetch chosen')
-  tokens=$(echo "$pfline" | grep -oE '(single|double)/(bare|x|clover)/(parity|lattice)=[a-z]+')
+  tokens=$(echo "$pfline" | grep -oE '(single|double)/(bare|x|clover|inverse)/(parity|lattice)=[a-z]+')
   classes=$(echo "$tokens" | grep -c .)
   named=$(echo "$tokens" | grep -cE "=($2)\$")
 }
@@ -66,8 +66,8 @@ if [ "$want_data" -ne 0 ]; then
   for forced in neighbours interleaved; do
     run_small "cpu:prefetch = $forced"
     prefetch_classes "$out" "$forced"
-    if [ $rc -ne 0 ] || [ "$classes" -ne 12 ] || [ "$named" -ne 12 ]; then
-      echo "FAIL: cpu:prefetch = $forced: exit $rc, $named of $classes classes (want 12) say $forced: $pfline"
+    if [ $rc -ne 0 ] || [ "$classes" -ne 16 ] || [ "$named" -ne 16 ]; then
+      echo "FAIL: cpu:prefetch = $forced: exit $rc, $named of $classes classes (want 16) say $forced: $pfline"
       exit 1
     fi
     echo "PASS: cpu:prefetch = $forced forced on all $classes classes"
