@@ -139,10 +139,9 @@ void dirac_cpu_pack_links(void *pk, void *pk_flt, const suNf *const uup[4],
  * only a measurement on the machine tells. Per class of kernel (precision; bare, with x, with
  * clover blocks or with their inverses; output on a parity or the whole lattice; the two
  * sweeps of an even/odd operator are of different classes, so that the settings are compared
- * on one kernel): DIRAC_PF_WARMUP untimed
- * applications, then timed ones with each of the DIRAC_PF_SETTINGS settings in turn; the
- * setting with the shortest fastest application is kept (the fastest of several: robust to an
- * interruption of the process).
+ * on one kernel): DIRAC_PF_WARMUP untimed applications, then timed ones with each of the
+ * DIRAC_PF_SETTINGS settings in turn; the setting with the shortest fastest application is
+ * kept (the fastest of several: robust to an interruption of the process).
  * Each rank chooses on its own: the bits are the same with every setting. */
 #define DIRAC_PF_WARMUP 2
 #define DIRAC_PF_SETTINGS 4 /* DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON, _INTERLEAVED */
