@@ -91,14 +91,21 @@ enum {
  * after the first DIRAC_CPU_PREFETCH_CALLS applications of the class after each geometry_init;
  * also restarts the timing), _OFF, _NEIGHBOURS, _ON or _INTERLEAVED. */
 void dirac_set_cpu_prefetch(int mode);
+/* The epilogue of a class of CPU kernels (dirac_cpu_prefetch): the bare hopping term, with the
+ * diagonal term of a spinor x, with clover blocks, or with the inverse clover blocks (the
+ * first sweep of the even/odd clover operator); DIRAC_CPU_PREFETCH_EPILOGUES of them. */
+enum {
+  DIRAC_EPILOGUE_BARE = 0,
+  DIRAC_EPILOGUE_X = 1,
+  DIRAC_EPILOGUE_CLOVER = 2,
+  DIRAC_EPILOGUE_INVERSE = 3,
+  DIRAC_CPU_PREFETCH_EPILOGUES = 4
+};
 /* The prefetch setting of the CPU kernels of one class: single (1) or double (0) precision,
- * epilogue (0: the bare hopping term, 1: with the diagonal term of a spinor x, 2: with clover
- * blocks, 3: with the inverse clover blocks, the first sweep of the even/odd clover operator),
- * full (1: output on the whole lattice, 0: on one parity); DIRAC_PREFETCH_OFF, _NEIGHBOURS,
- * _ON or _INTERLEAVED, or -1 while it is being timed. */
+ * epilogue (DIRAC_EPILOGUE_BARE, _X, _CLOVER or _INVERSE), full (1: output on the whole
+ * lattice, 0: on one parity); DIRAC_PREFETCH_OFF, _NEIGHBOURS, _ON or _INTERLEAVED, or -1
+ * while it is being timed. */
 int dirac_cpu_prefetch(int single, int epilogue, int full);
-/* The number of epilogue classes of dirac_cpu_prefetch (0 .. 3). */
-#define DIRAC_CPU_PREFETCH_EPILOGUES 4
 /* The input-file word of a prefetch setting ("off", "neighbours", "on", "interleaved"; "auto"
  * for -1). */
 const char *dirac_cpu_prefetch_name(int setting);

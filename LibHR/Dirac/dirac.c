@@ -158,8 +158,7 @@ typedef struct {
 static dirac_pf_tuner dirac_pf_tuners[DIRAC_PF_CLASSES];
 static int dirac_pf_forced = DIRAC_PREFETCH_AUTO; /* else the setting forced */
 
-/* The index of a class: single (0, 1), epilogue (0 bare, 1 x, 2 clover, 3 inverse clover),
- * full (0, 1). */
+/* The index of a class: single (0, 1), epilogue (DIRAC_EPILOGUE_*), full (0, 1). */
 static int dirac_pf_class(int single, int epilogue, int full) {
   return (single * DIRAC_CPU_PREFETCH_EPILOGUES + epilogue) * 2 + full;
 }

@@ -294,7 +294,9 @@ static void DOP_(hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, in
   }
   /* the prefetch setting: as chosen by timing for this class of kernel (dirac.c; the
    * epilogue class of dirac_cpu_prefetch) */
-  const int epilogue = cl != NULL ? (clover == 1 ? 3 : 2) : (xp != NULL ? 1 : 0);
+  const int epilogue =
+      cl != NULL ? (clover == 1 ? DIRAC_EPILOGUE_INVERSE : DIRAC_EPILOGUE_CLOVER)
+                 : (xp != NULL ? DIRAC_EPILOGUE_X : DIRAC_EPILOGUE_BARE);
   dirac_pf_tuner *const pft = dirac_pf_tuner_of(DOP_SINGLE, epilogue, og);
   const int pf = dirac_pf_setting(pft);
   const double tpf = hr_wtime();

@@ -334,15 +334,17 @@ static int prefetch_all_untimed(void) {
 
 /* The two sweeps of the even/odd clover operator (the hopping term then the inverse blocks on
  * the odd sites, the hopping term plus the blocks on the even ones) are timed as two classes
- * (epilogues 3 and 2, output on a parity): neither chooses before DIRAC_CPU_PREFETCH_CALLS
- * applications (one class for both would have chosen after half of them, with settings timed
- * on different sweeps), both have chosen after them, and the trials give the same bits. */
+ * (DIRAC_EPILOGUE_INVERSE and _CLOVER, output on a parity): neither chooses before
+ * DIRAC_CPU_PREFETCH_CALLS applications (one class for both would have chosen after half of
+ * them, with settings timed on different sweeps), both have chosen after them, and the trials
+ * give the same bits. */
 static void check_prefetch_eo_classes(const dirac_op *D) {
   spinor_field *psi = dt_spinor(&glat_even), *a = dt_spinor(&glat_even);
   spinor_field *b = dt_spinor(&glat_even);
   dt_random_spinor_field(psi, 4);
   for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
-    const int inv = dirac_cpu_prefetch(0, 3, 0), blk = dirac_cpu_prefetch(0, 2, 0);
+    const int inv = dirac_cpu_prefetch(0, DIRAC_EPILOGUE_INVERSE, 0),
+              blk = dirac_cpu_prefetch(0, DIRAC_EPILOGUE_CLOVER, 0);
     CHECK(inv == -1 && blk == -1,
           "even/odd clover: a sweep's prefetch chosen after %d of %d applications (inverse "
           "blocks %d, blocks %d)", n, DIRAC_CPU_PREFETCH_CALLS, inv, blk);
@@ -351,7 +353,8 @@ static void check_prefetch_eo_classes(const dirac_op *D) {
       CHECK(bits_hash(a) == bits_hash(b),
             "Dphi_eopre: application %d of the prefetch trials differs", n);
   }
-  const int inv = dirac_cpu_prefetch(0, 3, 0), blk = dirac_cpu_prefetch(0, 2, 0);
+  const int inv = dirac_cpu_prefetch(0, DIRAC_EPILOGUE_INVERSE, 0),
+              blk = dirac_cpu_prefetch(0, DIRAC_EPILOGUE_CLOVER, 0);
   CHECK(inv >= DIRAC_PREFETCH_OFF && inv <= DIRAC_PREFETCH_INTERLEAVED &&
             blk >= DIRAC_PREFETCH_OFF && blk <= DIRAC_PREFETCH_INTERLEAVED,
         "even/odd clover: prefetch not chosen after %d applications (inverse blocks %d, "
@@ -373,7 +376,8 @@ static void check_prefetch_tuner(const dirac_op *D) {
                    *bf = dt_spinor_flt(&glattice);
   dt_random_spinor_field(psi, 3);
   dt_to_flt(psi, pf);
-  const int epi = D->csw != 0. ? 2 : 1; /* Dphi: hopping plus the diagonal or clover term */
+  /* Dphi: hopping plus the diagonal or clover term */
+  const int epi = D->csw != 0. ? DIRAC_EPILOGUE_CLOVER : DIRAC_EPILOGUE_X;
   for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
     CHECK(dirac_cpu_prefetch(0, epi, 1) == -1 && dirac_cpu_prefetch(1, epi, 1) == -1,
           "prefetch chosen after %d of %d applications", n, DIRAC_CPU_PREFETCH_CALLS);
@@ -390,15 +394,17 @@ static void check_prefetch_tuner(const dirac_op *D) {
             cs >= DIRAC_PREFETCH_OFF && cs <= DIRAC_PREFETCH_INTERLEAVED,
         "prefetch not chosen after %d applications (double %d, single %d)",
         DIRAC_CPU_PREFETCH_CALLS, cd, cs);
-  CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "a class never applied has a prefetch setting");
+  CHECK(dirac_cpu_prefetch(0, DIRAC_EPILOGUE_BARE, 0) == -1,
+        "a class never applied has a prefetch setting");
   if (D->csw != 0.) check_prefetch_eo_classes(D);
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_ON);
-  CHECK(dirac_cpu_prefetch(0, 0, 0) == DIRAC_PREFETCH_ON, "cpu:prefetch = on not reported");
+  CHECK(dirac_cpu_prefetch(0, DIRAC_EPILOGUE_BARE, 0) == DIRAC_PREFETCH_ON,
+        "cpu:prefetch = on not reported");
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_NEIGHBOURS);
-  CHECK(dirac_cpu_prefetch(1, 2, 1) == DIRAC_PREFETCH_NEIGHBOURS,
+  CHECK(dirac_cpu_prefetch(1, DIRAC_EPILOGUE_CLOVER, 1) == DIRAC_PREFETCH_NEIGHBOURS,
         "cpu:prefetch = neighbours not reported");
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_INTERLEAVED);
-  CHECK(dirac_cpu_prefetch(0, 1, 0) == DIRAC_PREFETCH_INTERLEAVED &&
+  CHECK(dirac_cpu_prefetch(0, DIRAC_EPILOGUE_X, 0) == DIRAC_PREFETCH_INTERLEAVED &&
             strcmp(dirac_cpu_prefetch_name(DIRAC_PREFETCH_INTERLEAVED), "interleaved") == 0,
         "cpu:prefetch = interleaved not reported");
   dirac_set_cpu_prefetch(DIRAC_PREFETCH_AUTO);
@@ -418,10 +424,10 @@ static int hop_until_chosen(const suNg_field *u, const dirac_bc *bc, uint64_t dr
   spinor_field *in = dt_spinor(&glat_odd), *out = dt_spinor(&glat_even);
   dt_random_spinor_field(in, draw);
   for (int n = 0; n < DIRAC_CPU_PREFETCH_CALLS; n++) {
-    CHECK(dirac_cpu_prefetch(0, 0, 0) == -1, "%s: chosen after %d calls", tag, n);
+    CHECK(dirac_cpu_prefetch(0, DIRAC_EPILOGUE_BARE, 0) == -1, "%s: chosen after %d calls", tag, n);
     Dphi_hop(out, &D, in);
   }
-  const int choice = dirac_cpu_prefetch(0, 0, 0);
+  const int choice = dirac_cpu_prefetch(0, DIRAC_EPILOGUE_BARE, 0);
   CHECK(choice >= DIRAC_PREFETCH_OFF && choice <= DIRAC_PREFETCH_INTERLEAVED,
         "%s: no prefetch choice after %d calls", tag,
         DIRAC_CPU_PREFETCH_CALLS);
@@ -439,7 +445,7 @@ static void check_prefetch_new_geometry(suNg_field *u, const dirac_bc *bc, const
   const int before = hop_until_chosen(u, bc, 5, "old geometry");
   DT_FREE(u);
   dt_geometry(glb, np, force);
-  CHECK(dirac_cpu_prefetch(0, 0, 0) == -1,
+  CHECK(dirac_cpu_prefetch(0, DIRAC_EPILOGUE_BARE, 0) == -1,
         "the prefetch choice of the old geometry (%d) survived geometry_init", before);
   suNg_field *v = dt_gauge();
   warm_gauge(v, 0.6, 11);
