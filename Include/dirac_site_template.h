@@ -380,16 +380,19 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v4_hop_dir)(DIRAC_V4_ *acc_up, DIRAC_V4_
   for (int i = 0; i < NF; ++i) {
     DIRAC_V4_ w;
     /* row i of W h, W = U (s < 0) or U^+: u h = re(u) h + im(u) (i h), conj(u) h = re(u) h -
-     * im(u) (i h) */
+     * im(u) (i h); with FMA the re(u) and the im(u) terms in two chains of multiply-adds,
+     * added at the end (half the dependency chain; Doc/dirac.md, "Two chains") */
 #if DIRAC_TMPL_HAS_FMA
+    DIRAC_V4_ wi;
     DIRAC_CPU_UNROLL
     for (int c = 0; c < NF; ++c) {
       const DIRAC_TMPL_CPLX u = s < 0 ? U->c[i * NF + c] : U->c[c * NF + i];
       const DIRAC_V4_ ur = DIRAC_F_(dirac_v4_splat)(hr_creal(u));
       const DIRAC_V4_ ui = DIRAC_F_(dirac_v4_splat)(hr_cimag(u));
       w = c == 0 ? ur * h[0] : DIRAC_V4_FMA_(ur, h[c], w);
-      w = s < 0 ? DIRAC_V4_FMA_(ui, hs[c], w) : DIRAC_V4_FNMA_(ui, hs[c], w);
+      wi = c == 0 ? ui * hs[0] : DIRAC_V4_FMA_(ui, hs[c], wi);
     }
+    w = s < 0 ? w + wi : w - wi;
 #else /* the operations of dirac_link_row_mul: the generic kernel's bits */
     DIRAC_CPU_UNROLL
     for (int c = 0; c < NF; ++c) {
@@ -575,15 +578,16 @@ DIRAC_ALWAYS_INLINE void DIRAC_F_(dirac_v8_hop_dir)(DIRAC_V8_ *acc_up, DIRAC_V8_
   DIRAC_CPU_UNROLL
   for (int i = 0; i < NF; ++i) {
     /* row i of A h (forward lanes) and B h (backward lanes) with the link pair's A = U_mu(x),
-     * B = U_mu(x - mu)^+: re(u) h + im(u) (i h) */
-    DIRAC_V8_ w;
+     * B = U_mu(x - mu)^+: re(u) h + im(u) (i h), in the two chains of dirac_v4_hop_dir */
+    DIRAC_V8_ w, wi;
     DIRAC_CPU_UNROLL
     for (int c = 0; c < NF; ++c) {
       const DIRAC_TMPL_REAL *e = L->e[i * NF + c];
-      const DIRAC_V8_ ur = DIRAC_F_(dirac_v8_bcast2)(e);
+      const DIRAC_V8_ ur = DIRAC_F_(dirac_v8_bcast2)(e), ui = DIRAC_F_(dirac_v8_bcast2)(e + 2);
       w = c == 0 ? ur * h[0] : DIRAC_V8_FMA_(ur, h[c], w);
-      w = DIRAC_V8_FMA_(DIRAC_F_(dirac_v8_bcast2)(e + 2), hs[c], w);
+      wi = c == 0 ? ui * hs[0] : DIRAC_V8_FMA_(ui, hs[c], wi);
     }
+    w += wi;
     DIRAC_V8_ lw = (kr0 & 1) ? DIRAC_F_(dirac_v8_swap_parts)(w) : w;
     if (p0 == 1) lw = __builtin_shufflevector(lw, lw, 4, 5, 6, 7, 0, 1, 2, 3);
     DIRAC_ACC_DIR_(first, acc_up, acc_lo, i, w, sr, lw, DIRAC_V8_FMA_);
