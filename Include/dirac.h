@@ -162,6 +162,9 @@ void g5Dphi_eopre_sq(spinor_field *out, const dirac_op *D, const spinor_field *i
 void Dphi_diag(spinor_field *out, const dirac_op *D, const spinor_field *in);
 /* out = (4 + m0 + C)^-1 in, site by site (any geometry). */
 void Dphi_diag_inv(spinor_field *out, const dirac_op *D, const spinor_field *in);
+/* out = (4 + m0 + C)^-1 H in, Dphi_hop and then Dphi_diag_inv in one sweep (the first sweep of
+ * Dphi_eopre): glat_odd <- glat_even (D_oo^-1 D_oe) or glat_even <- glat_odd. */
+void Dphi_hop_inv(spinor_field *out, const dirac_op *D, const spinor_field *in);
 
 /* --------------------------------------------------------------- single precision */
 void Dphi_hop_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
@@ -173,6 +176,7 @@ void g5Dphi_eopre_flt(spinor_field_flt *out, const dirac_op *D, const spinor_fie
 void g5Dphi_eopre_sq_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
 void Dphi_diag_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
 void Dphi_diag_inv_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
+void Dphi_hop_inv_flt(spinor_field_flt *out, const dirac_op *D, const spinor_field_flt *in);
 
 /* --------------------------------------------------------------- for the solvers */
 /* Which form of a Dirac operator a hr_linear_operator applies. */

@@ -43,7 +43,7 @@ struct fermion_force_acc {
   suNf_field *zc;        /* two fields: Z_q(x) (then W_q) in slot q % 4 of field q / 4 */
   spinor_field *lf, *rf; /* L and R on glattice */
   spinor_field *te;      /* work field on glat_even */
-  spinor_field *to;      /* work fields on glat_odd (2) */
+  spinor_field *to;      /* work field on glat_odd */
 };
 
 /* The spin matrices on the host, and their device copy in GPU builds. */
@@ -135,7 +135,7 @@ fermion_force_acc *fermion_force_acc_new(double csw) {
   f->lf = alloc_spinor_field(2, &glattice);
   f->rf = f->lf + 1;
   f->te = alloc_spinor_field(1, &glat_even);
-  f->to = alloc_spinor_field(2, &glat_odd);
+  f->to = alloc_spinor_field(1, &glat_odd);
   return f;
 }
 
@@ -175,8 +175,7 @@ static void odd_part(fermion_force_acc *f, const dirac_op *D, const spinor_field
     g5_spinor_field(f->te, in);
     src = f->te;
   }
-  Dphi_hop(&f->to[1], D, src);
-  Dphi_diag_inv(out, D, &f->to[1]);
+  Dphi_hop_inv(out, D, src); /* D_oo^-1 D_oe src, one sweep */
   if (g5)
     g5_assign_spinor_field(out);
   minus_spinor_field(out, out);

@@ -388,10 +388,15 @@ static void DOP_(full_op)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in
   DOP_(hop)(out, D, in, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)-0.5, (DOP_REAL)(4. + D->m0), in, 0);
 }
 
+/* out = D_diag^-1 D_hop in in one sweep, between parities (Dphi_hop_inv). */
+static void DOP_(hop_inv)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
+  DOP_(hop)(out, D, in, DIRAC_HOP_THEN_INV, 0, (DOP_REAL)-0.5, (DOP_REAL)(4. + D->m0), NULL, 1);
+}
+
 static void DOP_(eopre_op)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in, int g5) {
   DOP_FIELD *tmp = DOP_(tmp_field)(0, &glat_odd);
   /* tmp_o = D_oo^-1 D_oe in = D_oo^-1 (-1/2 H_oe in) */
-  DOP_(hop)(tmp, D, in, DIRAC_HOP_THEN_INV, 0, (DOP_REAL)-0.5, (DOP_REAL)(4. + D->m0), NULL, 1);
+  DOP_(hop_inv)(tmp, D, in);
   /* out_e = D_ee in - D_eo tmp_o = D_ee in + 1/2 H_eo tmp_o */
   DOP_(hop)(out, D, tmp, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)0.5, (DOP_REAL)(4. + D->m0), in, 0);
 }
@@ -405,6 +410,14 @@ void DOP_(Dphi_hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
     hr_error("Dphi_hop: out and in must be on (glat_even, glat_odd), (glat_odd, glat_even) or "
              "(glattice, glattice)");
   DOP_(hop)(out, D, in, DIRAC_HOP_PLAIN, 0, (DOP_REAL)-0.5, 0, NULL, -1);
+}
+
+void DOP_(Dphi_hop_inv)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
+  DOP_(check_types)("Dphi_hop_inv", out, in, NULL);
+  if (!((out->type == &glat_even && in->type == &glat_odd) ||
+        (out->type == &glat_odd && in->type == &glat_even)))
+    hr_error("Dphi_hop_inv: out and in must be on (glat_even, glat_odd) or (glat_odd, glat_even)");
+  DOP_(hop_inv)(out, D, in);
 }
 
 void DOP_(Dphi)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {

@@ -666,18 +666,20 @@ static dirac_op on_backend(const dirac_op *D, int gpu) {
  * the device only; chaining a GPU and a CPU application reads no stale copy. */
 static void check_gpu_vs_cpu(const dirac_op *D, const char *tag) {
   const dirac_op Dc = on_backend(D, 0), Dg = on_backend(D, 1);
-  gpu_case cases[NOPS + 5];
+  gpu_case cases[NOPS + 6];
   int nc = 0;
   for (int k = 0; k < NOPS; k++) {
     const geometry_descriptor *g = ops[k].eo ? &glat_even : &glattice;
     gpu_case c = {ops[k].name, ops[k].d, ops[k].f, g, g};
     cases[nc++] = c;
   }
-  const gpu_case diag[2] = {{"Dphi_diag (odd)", Dphi_diag, Dphi_diag_flt, &glat_odd, &glat_odd},
+  const gpu_case diag[3] = {{"Dphi_diag (odd)", Dphi_diag, Dphi_diag_flt, &glat_odd, &glat_odd},
                             {"Dphi_diag_inv (even)", Dphi_diag_inv, Dphi_diag_inv_flt,
-                             &glat_even, &glat_even}};
+                             &glat_even, &glat_even},
+                            {"Dphi_hop_inv (odd <- even)", Dphi_hop_inv, Dphi_hop_inv_flt,
+                             &glat_odd, &glat_even}};
   for (int k = 0; k < 3; k++) cases[nc++] = hop_cases[k];
-  for (int k = 0; k < 2; k++) cases[nc++] = diag[k];
+  for (int k = 0; k < 3; k++) cases[nc++] = diag[k];
   for (int k = 0; k < nc; k++) {
     const gpu_case *c = &cases[k];
     spinor_field *psi = dt_spinor(c->in_g), *a = dt_spinor(c->out_g), *b = dt_spinor(c->out_g);
@@ -882,6 +884,29 @@ static void check_even_odd(const dirac_op *D, const char *tag) {
   zo = sqrt(zo / dt_sqnorm(he));
   CHECK(ds < 1e-13, "%s: Schur complement vs full operator on even sites: %g", tag, ds);
   CHECK(zo < 1e-13, "%s: full operator on odd sites should vanish: %g", tag, zo);
+  /* Dphi_hop_inv = Dphi_diag_inv Dphi_hop, both directions between the parities and both
+   * precisions (one sweep against two: rounding only) */
+  for (int k = 0; k < 2; k++) {
+    spinor_field *src = k == 0 ? pe : po, *hop = k == 0 ? ho : he;
+    spinor_field *two = dt_spinor(hop->type), *one = dt_spinor(hop->type);
+    spinor_field_flt *srcf = dt_spinor_flt(src->type), *onef = dt_spinor_flt(hop->type);
+    Dphi_hop(hop, D, src);
+    Dphi_diag_inv(two, D, hop);
+    Dphi_hop_inv(one, D, src);
+    const double dd = rel_diff(one, two);
+    CHECK(dd < 1e-14 && dt_sqnorm(one) > 0, "%s: Dphi_hop_inv %s vs Dphi_diag_inv Dphi_hop: %g",
+          tag, k == 0 ? "odd <- even" : "even <- odd", dd);
+    dt_to_flt(src, srcf);
+    Dphi_hop_inv_flt(onef, D, srcf);
+    dt_to_dbl(onef, one);
+    const double df = rel_diff(one, two);
+    CHECK(df < 1e-6, "%s: Dphi_hop_inv_flt %s vs double: %g", tag,
+          k == 0 ? "odd <- even" : "even <- odd", df);
+    DT_FREE(two);
+    DT_FREE(one);
+    DT_FREE(srcf);
+    DT_FREE(onef);
+  }
   DT_FREE(psi); DT_FREE(full); DT_FREE(diag); DT_FREE(pe); DT_FREE(po); DT_FREE(he);
   DT_FREE(ho); DT_FREE(d); DT_FREE(in);
 }
