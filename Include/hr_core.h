@@ -14,6 +14,12 @@
  * parsed input file (owned by LibHR, freed by hr_finalize); the caller reads its own keys,
  * then calls input_finish. On return *argc is 1: every argument was consumed. */
 input_file *hr_setup(int *argc, char ***argv, const char *default_input);
+/* hr_setup for programs that also take names on the command line (configuration files):
+ * the arguments that are neither options (starting with '-') nor the file of -i / -o come
+ * back in *names, in their order (*nnames of them; the array belongs to LibHR and is freed by
+ * hr_finalize, the strings are argv's); the options go to hr_setup. */
+input_file *hr_setup_with_names(int argc, char **argv, const char *default_input, int *nnames,
+                                char ***names);
 /* End a program: flush and close logs, free the input file of hr_setup, MPI_Finalize. */
 void hr_finalize(void);
 

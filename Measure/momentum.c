@@ -196,22 +196,9 @@ static void measure_configuration(const char *conf, int index, int nconf,
 }
 
 int main(int argc, char **argv) {
-  char **confs = malloc((size_t)argc * sizeof(char *));
-  char **rest = malloc((size_t)(argc + 1) * sizeof(char *));
-  if (confs == NULL || rest == NULL) return HR_EXIT_INTERNAL;
-  int nconf = 0, nrest = 0;
-  rest[nrest++] = argv[0];
-  for (int i = 1; i < argc; i++) {
-    if (argv[i][0] == '-') {
-      rest[nrest++] = argv[i];
-      if ((strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
-        rest[nrest++] = argv[++i];
-    } else {
-      confs[nconf++] = argv[i];
-    }
-  }
-  rest[nrest] = NULL;
-  input_file *in = hr_setup(&nrest, &rest, NULL);
+  int nconf = 0;
+  char **confs = NULL;
+  input_file *in = hr_setup_with_names(argc, argv, NULL, &nconf, &confs);
   if (!fft_available())
     hr_fatal(HR_EXIT_SETUP, "momentum: this build of LibHR has no FFTW, which every measurement "
              "of this program needs: install libfftw3-dev (bash Make/deps.sh) and reconfigure");
@@ -246,8 +233,6 @@ int main(int argc, char **argv) {
   for (int i = 0; i < nconf; i++) measure_configuration(confs[i], i, nconf, &m, &bc, u);
   free_gfield(u);
   dirac_finalize();
-  free(confs);
-  free(rest);
   hr_finalize();
   return 0;
 }

@@ -120,22 +120,9 @@ static void read_mes_params(input_file *in, mes_params *mp) {
 int main(int argc, char **argv) {
   /* configuration files: the arguments that are neither options nor option values
    * (hr_setup accepts only -i, -o, -h) */
-  char **confs = malloc((size_t)argc * sizeof(char *));
-  char **rest = malloc((size_t)(argc + 1) * sizeof(char *));
-  if (confs == NULL || rest == NULL) return HR_EXIT_INTERNAL;
-  int nconf = 0, nrest = 0;
-  rest[nrest++] = argv[0];
-  for (int i = 1; i < argc; i++) {
-    if (argv[i][0] == '-') {
-      rest[nrest++] = argv[i];
-      if ((strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
-        rest[nrest++] = argv[++i];
-    } else {
-      confs[nconf++] = argv[i];
-    }
-  }
-  rest[nrest] = NULL;
-  input_file *in = hr_setup(&nrest, &rest, NULL);
+  int nconf = 0;
+  char **confs = NULL;
+  input_file *in = hr_setup_with_names(argc, argv, NULL, &nconf, &confs);
   geometry_params gp;
   geometry_read_input(&gp, in);
   dirac_bc bc;
@@ -233,8 +220,6 @@ int main(int argc, char **argv) {
   free_gfield(u);
   dirac_finalize();
   geometry_finalize();
-  free(confs);
-  free(rest);
   hr_finalize();
   return HR_EXIT_OK;
 }

@@ -98,23 +98,9 @@ static void flow_configuration(const char *conf, const flow_input *f, suNg_field
 }
 
 int main(int argc, char **argv) {
-  /* the configuration names are ours; hr_setup gets the options (-i, -o, -h) */
-  char **confs = malloc((size_t)argc * sizeof(char *)), **opts = malloc((size_t)(argc + 1) * sizeof(char *));
-  if (confs == NULL || opts == NULL) return HR_EXIT_SETUP;
-  int nconf = 0, nopt = 0;
-  opts[nopt++] = argv[0];
-  for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0) {
-      opts[nopt++] = argv[i];
-      if (i + 1 < argc) opts[nopt++] = argv[++i];
-    } else if (argv[i][0] == '-') {
-      opts[nopt++] = argv[i];
-    } else {
-      confs[nconf++] = argv[i];
-    }
-  }
-  opts[nopt] = NULL;
-  input_file *in = hr_setup(&nopt, &opts, "input_file");
+  int nconf = 0;
+  char **confs = NULL; /* the configuration files: every argument that is not an option */
+  input_file *in = hr_setup_with_names(argc, argv, "input_file", &nconf, &confs);
   flow_input f;
   memset(&f, 0, sizeof f);
   read_flow_input(in, &f);
@@ -131,8 +117,6 @@ int main(int argc, char **argv) {
   suNg_field *u = alloc_gfield(&glattice);
   for (int i = 0; i < nconf; ++i) flow_configuration(confs[i], &f, u);
   free_gfield(u);
-  free(confs);
-  free(opts);
   hr_finalize();
   return 0;
 }

@@ -21,6 +21,9 @@
 
 /* The input file opened by hr_setup, freed by hr_finalize. */
 static input_file *setup_input = NULL;
+/* hr_setup_with_names: the names, and the options handed to hr_setup (kept until hr_finalize
+ * so that a fatal error in hr_setup leaves nothing unfreed) */
+static char **setup_names = NULL, **setup_opts = NULL;
 
 int hr_mpi_running(void) {
 #if HR_WITH_MPI
@@ -231,11 +234,42 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   return in;
 }
 
+input_file *hr_setup_with_names(int argc, char **argv, const char *default_input, int *nnames,
+                                char ***names) {
+  const size_t n = argc > 0 ? (size_t)argc : 1;
+  free(setup_opts);
+  free(setup_names);
+  char **opts = setup_opts = malloc((n + 1) * sizeof(char *)); /* argv[0], the options, NULL */
+  setup_names = malloc(n * sizeof(char *));
+  if (opts == NULL || setup_names == NULL)
+    hr_fatal(HR_EXIT_INTERNAL, "hr_setup_with_names: out of memory for %d arguments", argc);
+  int nopt = 0, nn = 0;
+  opts[nopt++] = argc > 0 ? argv[0] : "program";
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] != '-') {
+      setup_names[nn++] = argv[i];
+      continue;
+    }
+    opts[nopt++] = argv[i];
+    if ((strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
+      opts[nopt++] = argv[++i];
+  }
+  opts[nopt] = NULL;
+  char **o = opts;
+  input_file *in = hr_setup(&nopt, &o, default_input);
+  *nnames = nn;
+  *names = setup_names;
+  return in;
+}
+
 void hr_finalize(void) {
   dirac_comm_release(); /* MPI windows, before MPI_Finalize */
   logger_close();
   input_free(setup_input);
   setup_input = NULL;
+  free(setup_names);
+  free(setup_opts);
+  setup_names = setup_opts = NULL;
   fflush(stdout);
 #if HR_WITH_MPI
   if (hr_mpi_running()) MPI_Finalize();

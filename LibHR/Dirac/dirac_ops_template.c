@@ -401,12 +401,15 @@ static void DOP_(eopre_op)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *i
   DOP_(hop)(out, D, tmp, DIRAC_HOP_PLUS_DIAG, g5, (DOP_REAL)0.5, (DOP_REAL)(4. + D->m0), in, 0);
 }
 
+/* Whether out and in live on opposite parities (glat_even and glat_odd, either way). */
+static int DOP_(opposite_parities)(const DOP_FIELD *out, const DOP_FIELD *in) {
+  return (out->type == &glat_even && in->type == &glat_odd) ||
+         (out->type == &glat_odd && in->type == &glat_even);
+}
+
 void DOP_(Dphi_hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("Dphi_hop", out, in, NULL);
-  const int ok = (out->type == &glattice && in->type == &glattice) ||
-                 (out->type == &glat_even && in->type == &glat_odd) ||
-                 (out->type == &glat_odd && in->type == &glat_even);
-  if (!ok)
+  if (!DOP_(opposite_parities)(out, in) && !(out->type == &glattice && in->type == &glattice))
     hr_error("Dphi_hop: out and in must be on (glat_even, glat_odd), (glat_odd, glat_even) or "
              "(glattice, glattice)");
   DOP_(hop)(out, D, in, DIRAC_HOP_PLAIN, 0, (DOP_REAL)-0.5, 0, NULL, -1);
@@ -414,8 +417,7 @@ void DOP_(Dphi_hop)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
 
 void DOP_(Dphi_hop_inv)(DOP_FIELD *out, const dirac_op *D, const DOP_FIELD *in) {
   DOP_(check_types)("Dphi_hop_inv", out, in, NULL);
-  if (!((out->type == &glat_even && in->type == &glat_odd) ||
-        (out->type == &glat_odd && in->type == &glat_even)))
+  if (!DOP_(opposite_parities)(out, in))
     hr_error("Dphi_hop_inv: out and in must be on (glat_even, glat_odd) or (glat_odd, glat_even)");
   DOP_(hop_inv)(out, D, in);
 }

@@ -1,5 +1,6 @@
 /* test_setup.c -- hr_setup in-process: -i and -o options, default input file, log keys,
- * consumed arguments, command-line errors; rank, size and thread queries. */
+ * consumed arguments, command-line errors, names beside the options (hr_setup_with_names);
+ * rank, size and thread queries. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,35 @@ START_TEST(test_setup_command_line_errors) {
 }
 END_TEST
 
+START_TEST(test_setup_with_names) {
+  char *args[] = {"prog", "a.cfg", "-i", input_path, "b.cfg", "-o", log_path, "c.cfg", NULL};
+  int nnames = -1;
+  char **names = NULL;
+  input_file *in = hr_setup_with_names(8, args, NULL, &nnames, &names);
+  ck_assert_str_eq(input_filename(in), input_path);
+  ck_assert_int_eq(read_glb_t(in), 8);
+  ck_assert_int_eq(nnames, 3); /* the names in their order, the options and their files not */
+  ck_assert_str_eq(names[0], "a.cfg");
+  ck_assert_str_eq(names[1], "b.cfg");
+  ck_assert_str_eq(names[2], "c.cfg");
+  ck_assert_str_eq(args[7], "c.cfg"); /* argv is not changed */
+  hr_finalize();
+  char *none[] = {"prog", NULL};
+  in = hr_setup_with_names(1, none, input_path, &nnames, &names);
+  ck_assert_int_eq(nnames, 0);
+  ck_assert_str_eq(input_filename(in), input_path);
+  hr_finalize();
+  /* the options still go through hr_setup's checks */
+  char *unknown[] = {"prog", "a.cfg", "-q", NULL};
+  EXPECT_FATAL_START(hr_setup_with_names(3, unknown, input_path, &nnames, &names), HR_EXIT_INPUT,
+                     "prog: unknown option '-q'\nusage:");
+  char *missing_arg[] = {"prog", "a.cfg", "-i", NULL};
+  EXPECT_FATAL_START(hr_setup_with_names(3, missing_arg, NULL, &nnames, &names), HR_EXIT_INPUT,
+                     "prog: option -i needs a file name\nusage:");
+  hr_finalize();
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("setup");
   TCase *tc = tcase_create("setup");
@@ -123,6 +153,7 @@ int main(void) {
   tcase_add_test(tc, test_setup_with_options);
   tcase_add_test(tc, test_setup_default_input);
   tcase_add_test(tc, test_setup_command_line_errors);
+  tcase_add_test(tc, test_setup_with_names);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
