@@ -1,5 +1,6 @@
 /* algebra_test_util.h -- helpers shared by the Algebra tests: random matrices from fixed
- * seeds, matrix distances, and a Check assertion with a tolerance that prints the values. */
+ * seeds, matrix distances, and a Check assertion with a tolerance that prints the values
+ * (and test_run_suite of check_suite.h). */
 #ifndef ALGEBRA_TEST_UTIL_H
 #define ALGEBRA_TEST_UTIL_H
 
@@ -7,6 +8,7 @@
 #include "suN_generic.h"
 #include "suN_random.h"
 #include <check.h>
+#include "../check_suite.h" /* test_run_suite */
 #include <math.h>
 #include <stdio.h>
 
@@ -85,15 +87,6 @@ static inline double test_det_defect(int d, const hr_complex *A) {
   hr_complex lu[TEST_MAT];
   cmat_copy(lu, d, A);
   return sqrt(hr_cabs2(cmat_det_inplace(d, lu) - 1.0));
-}
-
-/* Run a suite with CK_NORMAL output; the process exit code is the number of failures. */
-static inline int test_run_suite(Suite *s) {
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? 0 : 1;
 }
 
 #endif

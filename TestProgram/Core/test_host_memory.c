@@ -13,6 +13,7 @@
 #include "catch_error.h"
 #include "host_memory.h"
 #include "hr_core.h"
+#include "../check_suite.h"
 
 /* 1 where the kernel has transparent huge pages, so that advice leaves a mark. */
 static int kernel_has_thp(void) {
@@ -127,9 +128,5 @@ int main(void) {
   tcase_add_test(tc, test_impossible_sizes);
   tcase_add_test(tc, test_input_key);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

@@ -11,6 +11,7 @@
 #include "hr_build_config.h"
 #include "input_file.h"
 #include "logger.h"
+#include "../check_suite.h"
 
 #if HR_WITH_OPENMP
 #include <omp.h>
@@ -192,9 +193,5 @@ int main(void) {
   tcase_add_test(tc, test_threads_write_whole_lines);
   tcase_add_test(tc, test_unwritable_log_file);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

@@ -12,6 +12,7 @@
 
 #include "catch_error.h"
 #include "hr_core.h"
+#include "../check_suite.h"
 
 static char dir[] = "/tmp/hr_test_ofile_XXXXXX";
 
@@ -177,9 +178,5 @@ int main(void) {
   tcase_add_test(tc, test_fatal_error_removes_temporaries);
   tcase_add_test(tc, test_open_errors);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

@@ -10,6 +10,7 @@
 #include "catch_error.h"
 #include "hr_core.h"
 #include "logger.h"
+#include "../check_suite.h"
 
 #if HR_WITH_OPENMP
 #include <omp.h>
@@ -155,9 +156,5 @@ int main(void) {
   tcase_add_test(tc, test_setup_command_line_errors);
   tcase_add_test(tc, test_setup_with_names);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

@@ -15,6 +15,7 @@
 #include "dirac_site.h"
 #include "gamma.h"
 #include "random.h"
+#include "../check_suite.h"
 
 static void mat4_mul(const hr_complex *a, const hr_complex *b, hr_complex *c) {
   for (int i = 0; i < 4; i++)
@@ -420,9 +421,5 @@ int main(void) {
   tcase_add_test(tc, test_link12);
 #endif
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int nf = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

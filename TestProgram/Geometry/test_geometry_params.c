@@ -11,6 +11,7 @@
 #include "hr_error.h"
 #include "input_file.h"
 #include "logger.h"
+#include "../check_suite.h"
 
 static geometry_params make(int t, int x, int y, int z, int nt, int nx, int ny, int nz) {
   geometry_params p;
@@ -174,12 +175,9 @@ int main(int argc, char **argv) {
   tcase_add_test(tc, test_read_input);
   tcase_add_test(tc, test_single_process_sizes);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  const int rc = test_run_suite(s);
 #if HR_WITH_MPI
   MPI_Finalize();
 #endif
-  return failed ? 1 : 0;
+  return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "../Core/catch_error.h"
 #include "input_file.h"
+#include "../check_suite.h"
 
 static char err[2048];
 
@@ -609,9 +610,5 @@ int main(void) {
   tcase_add_test(unused, test_declared_key_is_suggested);
   tcase_add_test(unused, test_misspelt_required_key);
   suite_add_tcase(s, unused);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

@@ -9,6 +9,7 @@
 
 #include "../Core/catch_error.h"
 #include "input_file.h"
+#include "../check_suite.h"
 
 static char err[2048];
 
@@ -249,9 +250,5 @@ int main(void) {
   tcase_add_test(tc, test_empty_file);
   tcase_add_test(tc, test_long_garbage_line_is_shortened);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(s);
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "libhr.h"
+#include "../check_suite.h"
 
 /* ------------------------------------------------------------------ accessors */
 
@@ -322,9 +323,5 @@ int main(void) {
   tcase_add_test(tc, test_tuning_file);
   tcase_add_test(tc, test_thread_order_is_permutation);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  const int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run_suite(s);
 }

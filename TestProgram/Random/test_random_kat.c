@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "random.h"
+#include "../check_suite.h"
 
 /* HR_TEST_NO_RANDOM123 forces the build without Random123 (to test that path). */
 #if defined(__has_include) && !defined(HR_TEST_NO_RANDOM123)
@@ -337,9 +338,5 @@ int main(void) {
   tcase_add_test(tc, test_log_exp_atan2);
   tcase_add_test(tc, test_stream_is_deterministic);
   suite_add_tcase(suite, tc);
-  SRunner *runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(suite);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "random.h"
+#include "../check_suite.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -203,9 +204,5 @@ int main(void) {
   tcase_add_test(tc, test_draws_and_seeds_differ);
   tcase_add_test(tc, test_global_draw_sequence);
   suite_add_tcase(suite, tc);
-  SRunner *runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(suite);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "hr_error.h"
 #include "random.h"
+#include "../check_suite.h"
 
 /* Write `text` to a temporary file and rewind it. */
 static FILE *file_with(const char *text) {
@@ -219,9 +220,5 @@ int main(void) {
   tcase_add_test(tc, test_malformed_rejected);
   tcase_add_test(tc, test_draw_limit);
   suite_add_tcase(suite, tc);
-  SRunner *runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(suite);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "random.h"
+#include "../check_suite.h"
 
 #define Z_MAX 5.0
 #define CHI2_99_LOW 44.70
@@ -300,9 +301,5 @@ int main(void) {
   tcase_add_test(tc, test_gaussian);
   tcase_add_test(tc, test_correlations);
   suite_add_tcase(suite, tc);
-  SRunner *runner = srunner_create(suite);
-  srunner_run_all(runner, CK_NORMAL);
-  const int failed = srunner_ntests_failed(runner);
-  srunner_free(runner);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+  return test_run_suite(suite);
 }
