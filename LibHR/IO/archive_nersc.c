@@ -3,8 +3,9 @@
  * mu = x, y, z, t per site, each matrix as 3 rows (DATATYPE 4D_SU3_GAUGE_3x3) or its first 2
  * rows (4D_SU3_GAUGE; row 3 = conj(row 1 x row 2)), IEEE single or double, big-endian unless
  * FLOATING_POINT says LITTLE. Checks: CHECKSUM (sum mod 2^32 of the 32-bit words of the 3x3
- * matrices in file precision), LINK_TRACE and PLAQUETTE against the links. Every process
- * reads its own sites. Doc/archives_and_observables.md. */
+ * matrices in file precision), LINK_TRACE and PLAQUETTE against the links, those the header
+ * has; a header with none of them is refused. Every process reads its own sites.
+ * Doc/archives_and_observables.md. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -223,6 +224,14 @@ int nersc_read_checked(const char *path, suNg_field *u, char *err, size_t errlen
                path, info.expected_bytes, info.file_bytes);
     ok = 0;
   }
+  if (ok && !h.have_checksum && !h.have_plaquette && !h.have_link_trace) {
+    af_set_err(err, errlen,
+               "%s: the NERSC header has no CHECKSUM, PLAQUETTE or LINK_TRACE line, so the links "
+               "cannot be checked (a damaged header, or a file written without them: add the "
+               "writing code's CHECKSUM line to the header to read it)",
+               path);
+    ok = 0;
+  }
   if (ok && af_check_lattice(path, info.size, err, errlen) != 0) ok = 0;
   if (!af_all_ok(ok)) {
     if (ok) af_set_err(err, errlen, "%s: the NERSC header check failed on another process", path);
@@ -275,8 +284,11 @@ int nersc_read_checked(const char *path, suNg_field *u, char *err, size_t errlen
     return -1;
   }
   lprintf("ARCHIVE", 10,
-          "read %s (NERSC, %d rows, %d-bit %s-endian), checksum %" PRIx32 ", plaquette %.12g, "
-          "link trace %.12g checked\n",
-          path, h.rows, h.precision, h.little ? "little" : "big", checksum, plaq, tr);
+          "read %s (NERSC, %d rows, %d-bit %s-endian): checksum %" PRIx32 " %s, plaquette "
+          "%.12g %s, link trace %.12g %s\n",
+          path, h.rows, h.precision, h.little ? "little" : "big", checksum,
+          h.have_checksum ? "checked" : "(not in the header)", plaq,
+          h.have_plaquette ? "checked" : "(not in the header)", tr,
+          h.have_link_trace ? "checked" : "(not in the header)");
   return 0;
 }

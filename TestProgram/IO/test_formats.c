@@ -13,7 +13,8 @@
  *    reproduce the files byte for byte (HiRep: the link bytes of the stored file, and all
  *    of the file LibHR writes directly, whose header plaquette is recomputed);
  *  - NERSC (SU(3)): files written here (3x3 big-endian double; 2-row little-endian single)
- *    are read with the right links; a wrong checksum or plaquette is refused. */
+ *    are read with the right links; a wrong checksum or plaquette is refused, and so is a
+ *    header with none of CHECKSUM, PLAQUETTE and LINK_TRACE (one of them suffices). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -476,6 +477,27 @@ static double nersc_wrong_links(const suNg_field *u, int single, double tol) {
   return wrong;
 }
 
+/* Rank 0 spoils the header keys of the NERSC file at path that are named in keys (each
+ * "KEY =" becomes "XEY =", the same length), so the reader no longer finds them. */
+static void spoil_nersc_keys(const char *path, const char *const *keys, int nkeys) {
+  if (hr_rank() == 0) {
+    FILE *f = fopen(path, "r+b");
+    char head[2048];
+    const size_t n = fread(head, 1, sizeof head - 1, f);
+    head[n] = '\0';
+    for (int k = 0; k < nkeys; ++k) {
+      char pat[64];
+      snprintf(pat, sizeof pat, "\n%s =", keys[k]);
+      char *at = strstr(head, pat);
+      if (at != NULL) at[1] = 'X';
+    }
+    fseek(f, 0, SEEK_SET);
+    fwrite(head, 1, n, f);
+    fclose(f);
+  }
+  global_barrier();
+}
+
 static void nersc_cases(void) {
   if (NG != 3) return;
   const int glb[4] = {8, 4, 2, 6};
@@ -506,7 +528,17 @@ static void nersc_cases(void) {
   write_nersc(f, 3, 0, 0, 0, 1e-4);
   r = archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "plaquette mismatch"), "wrong plaquette: '%s'", err);
-  tc_case_end("NERSC: wrong checksum and wrong plaquette refused");
+  /* a header without any of the three checks: refused; one of them suffices */
+  const char *const checks[3] = {"PLAQUETTE", "LINK_TRACE", "CHECKSUM"};
+  write_nersc(f, 3, 0, 0, 0, 0.0);
+  spoil_nersc_keys(f, checks, 2);
+  r = archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
+  CHECK(r == 0, "checksum only: '%s'", err);
+  spoil_nersc_keys(f, checks + 2, 1);
+  r = archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
+  CHECK(r != 0 && says(err, "no CHECKSUM, PLAQUETTE or LINK_TRACE") && says(err, f),
+        "no checks: '%s'", err);
+  tc_case_end("NERSC: wrong checksum, wrong plaquette and a header without checks refused");
   if (hr_rank() == 0) remove(f);
   ot_gauge_free(u);
 }
