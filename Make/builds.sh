@@ -16,10 +16,15 @@ fi
 # The CPU Dirac kernels (configure --with-simd): the builds default to the best path of the
 # machine (avx512 where it has AVX-512); one MPI build takes the AVX2 path where the CPU has
 # AVX2 and FMA, and su4-2as the portable path (bit for bit the generic code, tested).
+# The AVX2 build is compiled as for an AVX2 machine: CFLAGS choose -march=x86-64-v3 (no
+# AVX-512 anywhere), as a user building for a cluster would; configure must then still keep
+# the library outside the kernels without FMA (test_gamma and test_suN_group check the bits).
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo 2>/dev/null; then
   hr_simd_avx2=--with-simd=avx2
+  hr_cflags_avx2="-g -O2 -march=x86-64-v3"
 else
   hr_simd_avx2=--with-simd=portable
+  hr_cflags_avx2=
 fi
 
 hr_build_options() {
@@ -34,6 +39,14 @@ hr_build_options() {
     distcheck)         echo "";;
     cuda-compile)      echo "--enable-gpu=cuda --with-cuda=${CUDA_HOME:-/usr/local/cuda}";;
     *) return 1;;
+  esac
+}
+
+# CFLAGS of a build's configure (empty: configure's default, -g -O2 and -march=native).
+hr_build_cflags() {
+  case "$1" in
+    mpi-omp-su3-fund) echo "$hr_cflags_avx2";;
+    *) echo "";;
   esac
 }
 

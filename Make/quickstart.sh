@@ -41,11 +41,13 @@ passed=0; failed=0; summary=()
 for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
   opts=$(hr_build_options "$name") || { echo "quickstart: unknown build '$name'" >&2; failed=$((failed+1)); continue; }
   what=$(hr_build_action "$name")
+  cflags=$(hr_build_cflags "$name") # empty: configure's default CFLAGS
   b="$root/$name"
   rm -rf "$b"; mkdir -p "$b"
   start=$(date +%s)
-  echo "=== build $name: configure $opts; $what"
-  if ! ( cd "$b" && "$top/configure" -q $opts >configure.out 2>&1 ); then
+  echo "=== build $name: configure $opts${cflags:+ CFLAGS=\"$cflags\"}; $what"
+  if ! ( cd "$b" && if [ -n "$cflags" ]; then export CFLAGS="$cflags"; fi &&
+         "$top/configure" -q $opts >configure.out 2>&1 ); then
     tail -n 20 "$b/configure.out"; tail -n 40 "$b/config.log"
     echo "=== build $name: configure FAILED"; failed=$((failed+1)); summary+=("$name: configure failed"); continue
   fi
