@@ -3,8 +3,9 @@
  * representation. Usage: hmc -i input_file [-o logfile]. Prints per trajectory
  *   traj=<n> accepted=<0|1> dH=<value> plaquette=<value> seconds=<value>
  * and the solver iterations of each fermion monomial; at the end the acceptance rate and
- * <exp(-dH)> with its error. Saves <conf dir>/<run name>_n<traj> with the generator state;
- * "gauge start = <saved file>" continues that run bitwise (Doc/hmc.md). */
+ * <exp(-dH)> with its error over the trajectories after the first `therm`. Saves
+ * <conf dir>/<run name>_n<traj> with the generator state; "gauge start = <saved file>"
+ * continues that run bitwise (Doc/hmc.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,7 @@
 /* The run parameters of the input file (the HMC's own keys: hmc_read_input). */
 typedef struct {
   char start[INPUT_STRING_MAX];
-  int ntraj, meas_freq, save_freq, rev_freq;
+  int ntraj, therm, meas_freq, save_freq, rev_freq;
   char conf_dir[INPUT_STRING_MAX];
   char run_name[INPUT_STRING_MAX];
   long long seed;
@@ -35,6 +36,9 @@ static void read_params(input_file *in, run_params *r) {
       {"gauge start", INPUT_STRING, r->start, "cold", NULL,
        "cold, hot, or the path of a saved configuration (continues its run)"},
       {"ntraj", INPUT_INT, &r->ntraj, NULL, ">=0", "last trajectory number of the run"},
+      {"therm", INPUT_INT, &r->therm, "0", ">=0",
+       "trajectories 1 to therm (thermalisation) are left out of the acceptance and <exp(-dH)> "
+       "printed at the end"},
       {"meas freq", INPUT_INT, &r->meas_freq, "1", ">=1", "print the plaquette every n trajectories"},
       {"save freq", INPUT_INT, &r->save_freq, "0", ">=0", "save every n trajectories (0: never)"},
       {"rev freq", INPUT_INT, &r->rev_freq, "0", ">=0",
@@ -83,11 +87,13 @@ int main(int argc, char **argv) {
   for (int traj = first + 1; traj <= r.ntraj; ++traj) {
     hmc_result res;
     hmc_trajectory(u, &h, &res);
-    const double e = exp(-res.dH);
-    accepted += res.accepted;
-    n++;
-    sum_e += e;
-    sum_e2 += e * e;
+    if (traj > r.therm) { /* the summary leaves out the thermalisation */
+      const double e = exp(-res.dH);
+      accepted += res.accepted;
+      n++;
+      sum_e += e;
+      sum_e2 += e * e;
+    }
     lprintf("MAIN", 0, "traj=%d accepted=%d dH=%.10e plaquette=%.16g seconds=%.3f\n", traj,
             res.accepted, res.dH, avr_plaquette(u), res.seconds);
     for (int i = 0; i < h.nmonomials; i++)
@@ -110,8 +116,13 @@ int main(int argc, char **argv) {
   if (n > 0) {
     const double mean = sum_e / n;
     const double err = n > 1 ? sqrt((sum_e2 / n - mean * mean) / (n - 1)) : 0.0;
-    lprintf("MAIN", 0, "trajectories=%d acceptance=%.4f exp(-dH)=%.6f +- %.6f\n", n,
-            (double)accepted / n, mean, err);
+    lprintf("MAIN", 0,
+            "trajectories=%d acceptance=%.4f exp(-dH)=%.6f +- %.6f (trajectories %d to %d)\n", n,
+            (double)accepted / n, mean, err, r.ntraj - n + 1, r.ntraj);
+  } else if (r.ntraj > first) {
+    lprintf("MAIN", 0, "trajectories=0: all of this run's trajectories (%d to %d) are within "
+                       "therm = %d, no acceptance or <exp(-dH)>\n",
+            first + 1, r.ntraj, r.therm);
   }
   hmc_free(&h);
   free_gfield(u);
