@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
   hmc_build_monomials(&h, &fs);
   hmc_print_params(&h);
   suNg_field *u = alloc_suNg_field(1, &glattice);
-  run_start(u, (uint64_t)seed, start);
+  run_start_links(u, start, (uint64_t)seed);
   for (int k = 0; k < ntherm; k++) {
     hmc_result r;
     hmc_trajectory(u, &h, &r);

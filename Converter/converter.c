@@ -75,8 +75,9 @@ static void info_command(const char *path) {
   archive_read(u, path, info.format, HR_ARCHIVE_BC_AUTO);
   const int open_bc = gauge_field_has_open_time_boundary(u);
   printf("time boundary = %s\n", open_bc ? "open (U_0 at t = T-1 is zero)" : "periodic");
-  printf("plaquette = %.16g\n", avr_plaquette(u));
-  if (open_bc) printf("plaquette (HiRep open-b.c. weights) = %.16g\n", avr_plaquette_open_bc(u));
+  printf("plaquette = %.16g\n", avr_plaquette_of_boundary(u));
+  if (open_bc)
+    printf("plaquette (every plaquette, the zero links included) = %.16g\n", avr_plaquette(u));
   free_gfield(u);
   finish(HR_EXIT_OK);
 }

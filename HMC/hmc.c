@@ -5,7 +5,8 @@
  * and the solver iterations of each fermion monomial; at the end the acceptance rate and
  * <exp(-dH)> with its error over the trajectories after the first `therm`. Saves
  * <conf dir>/<run name>_n<traj> with the generator state; "gauge start = <saved file>"
- * continues that run bitwise (Doc/hmc.md). */
+ * continues that run bitwise; stops cleanly at `time limit` or on SIGTERM / SIGUSR1
+ * (run_state.h, Doc/hmc.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,42 +22,55 @@
 #include "observables.h"
 #include "run_state.h"
 
-/* The run parameters of the input file (the HMC's own keys: hmc_read_input). */
+/* The run parameters of the input file (the HMC's own keys: hmc_read_input; the chain's:
+ * run_chain_read_input). */
 typedef struct {
-  char start[INPUT_STRING_MAX];
-  int ntraj, therm, meas_freq, save_freq, rev_freq;
-  char conf_dir[INPUT_STRING_MAX];
-  char run_name[INPUT_STRING_MAX];
-  long long seed;
+  int ntraj, therm, meas_freq, rev_freq;
   double csw;
 } run_params;
 
 static void read_params(input_file *in, run_params *r) {
   const input_key keys[] = {
-      {"gauge start", INPUT_STRING, r->start, "cold", NULL,
-       "cold, hot, or the path of a saved configuration (continues its run)"},
       {"ntraj", INPUT_INT, &r->ntraj, NULL, ">=0", "last trajectory number of the run"},
       {"therm", INPUT_INT, &r->therm, "0", ">=0",
        "trajectories 1 to therm (thermalisation) are left out of the acceptance and <exp(-dH)> "
        "printed at the end"},
       {"meas freq", INPUT_INT, &r->meas_freq, "1", ">=1", "print the plaquette every n trajectories"},
-      {"save freq", INPUT_INT, &r->save_freq, "0", ">=0", "save every n trajectories (0: never)"},
       {"rev freq", INPUT_INT, &r->rev_freq, "0", ">=0",
        "reversibility check every n trajectories (0: never)"},
-      {"conf dir", INPUT_STRING, r->conf_dir, ".", NULL, "folder of the saved configurations"},
-      {"run name", INPUT_STRING, r->run_name, "run", NULL, "name prefix of saved configurations"},
-      {"seed", INPUT_LONG, &r->seed, NULL, ">=0", "random-number seed (>= 0)"},
       {"csw", INPUT_DOUBLE, &r->csw, "0", NULL, "clover coefficient (0: plain Wilson fermions)"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
-  if (r->run_name[0] == '\0' || strchr(r->run_name, '/') != NULL)
-    input_fail(in, NULL, "run name", "must be a non-empty name without '/'");
+}
+
+/* The summary of the run: acceptance and <exp(-dH)> over the trajectories after therm. */
+typedef struct {
+  int accepted, n, first, last;
+  double sum_e, sum_e2;
+} run_summary;
+
+static void summary_print(const run_summary *s, int therm) {
+  if (s->n > 0) {
+    const double mean = s->sum_e / s->n;
+    const double err = s->n > 1 ? sqrt((s->sum_e2 / s->n - mean * mean) / (s->n - 1)) : 0.0;
+    lprintf("MAIN", 0,
+            "trajectories=%d acceptance=%.4f exp(-dH)=%.6f +- %.6f (trajectories %d to %d)\n",
+            s->n, (double)s->accepted / s->n, mean, err, s->last - s->n + 1, s->last);
+  } else if (s->last > s->first) {
+    lprintf("MAIN", 0, "trajectories=0: all of this run's trajectories (%d to %d) are within "
+                       "therm = %d, no acceptance or <exp(-dH)>\n",
+            s->first + 1, s->last, therm);
+  } else {
+    lprintf("MAIN", 0, "trajectories=0: this run made no trajectory\n");
+  }
 }
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file");
   run_params r;
   read_params(in, &r);
+  run_chain chain;
+  run_chain_read_input(&chain, in, "trajectory");
   geometry_params gp;
   geometry_read_input(&gp, in);
   hmc_fermion_setup fs;
@@ -71,6 +85,7 @@ int main(int argc, char **argv) {
   input_finish(in);
   geometry_init(&gp);
   hmc_build_monomials(&h, &fs);
+  const int open_bc = fs.bc.kind[0] == HR_BC_OPEN;
 
   lprintf("MAIN", 0, "HMC: SU(%d), fermions in the %s representation (NF = %d), lattice "
                      "%dx%dx%dx%d, process grid %dx%dx%dx%d, csw = %g\n",
@@ -78,24 +93,34 @@ int main(int argc, char **argv) {
   dirac_bc_print(&fs.bc);
   stout_params_print(&fs.smear);
   hmc_print_params(&h);
-  if (r.save_freq > 0) run_prepare_conf_dir(r.conf_dir);
+  lprintf("MAIN", 0, "plaquette printed: %s\n",
+          open_bc ? "open boundaries: weighted average of Re tr P / N (space-like plaquettes at "
+                    "t = 0 and T-1 weigh 1/2, time-like ones at T-1 0; divided by "
+                    "6 (T-1) X Y Z: openQCD's normalisation / N)"
+                  : "average of Re tr P / N over all plaquettes");
   suNg_field *u = alloc_gfield(&glattice);
-  const int first = run_start(u, (uint64_t)r.seed, r.start);
-  if (fs.bc.kind[0] == HR_BC_OPEN) gauge_zero_open_links(u); /* the absent links: zero */
-  int accepted = 0, n = 0;
-  double sum_e = 0, sum_e2 = 0;
-  for (int traj = first + 1; traj <= r.ntraj; ++traj) {
+  const int first = run_start(u, &chain);
+  if (open_bc) gauge_zero_open_links(u); /* the absent links: zero */
+  run_summary sum = {0, 0, first, first, 0.0, 0.0};
+  int stop = RUN_CONTINUE;
+  if (first >= r.ntraj)
+    lprintf("MAIN", 0, "nothing to do: the start configuration is trajectory %d and ntraj = %d; "
+                       "raise ntraj to continue the chain\n",
+            first, r.ntraj);
+  for (int traj = first + 1; traj <= r.ntraj && stop == RUN_CONTINUE; ++traj) {
     hmc_result res;
     hmc_trajectory(u, &h, &res);
+    sum.last = traj;
     if (traj > r.therm) { /* the summary leaves out the thermalisation */
       const double e = exp(-res.dH);
-      accepted += res.accepted;
-      n++;
-      sum_e += e;
-      sum_e2 += e * e;
+      sum.accepted += res.accepted;
+      sum.n++;
+      sum.sum_e += e;
+      sum.sum_e2 += e * e;
     }
     lprintf("MAIN", 0, "traj=%d accepted=%d dH=%.10e plaquette=%.16g seconds=%.3f\n", traj,
-            res.accepted, res.dH, avr_plaquette(u), res.seconds);
+            res.accepted, res.dH, open_bc ? avr_plaquette_open_bc(u) : avr_plaquette(u),
+            res.seconds);
     for (int i = 0; i < h.nmonomials; i++)
       if (res.solver[i].iterations > 0)
         lprintf("MAIN", 0, "traj=%d monomial=%d (%s) iterations=%ld solver_seconds=%.3f "
@@ -111,22 +136,13 @@ int main(int argc, char **argv) {
       lprintf("MAIN", 0, "traj=%d reversibility max|dU|=%.3e max|dP|=%.3e dH_forward+back=%.3e\n",
               traj, du, dp, dh);
     }
-    if (r.save_freq > 0 && traj % r.save_freq == 0) run_save(r.conf_dir, r.run_name, traj, u);
+    if (chain.save_freq > 0 && traj % chain.save_freq == 0) run_save(&chain, traj, u);
+    stop = run_stop_requested(&chain, traj, r.ntraj, u);
   }
-  if (n > 0) {
-    const double mean = sum_e / n;
-    const double err = n > 1 ? sqrt((sum_e2 / n - mean * mean) / (n - 1)) : 0.0;
-    lprintf("MAIN", 0,
-            "trajectories=%d acceptance=%.4f exp(-dH)=%.6f +- %.6f (trajectories %d to %d)\n", n,
-            (double)accepted / n, mean, err, r.ntraj - n + 1, r.ntraj);
-  } else if (r.ntraj > first) {
-    lprintf("MAIN", 0, "trajectories=0: all of this run's trajectories (%d to %d) are within "
-                       "therm = %d, no acceptance or <exp(-dH)>\n",
-            first + 1, r.ntraj, r.therm);
-  }
+  summary_print(&sum, r.therm);
   hmc_free(&h);
   free_gfield(u);
   geometry_finalize();
   hr_finalize();
-  return 0;
+  return run_exit_code(stop);
 }

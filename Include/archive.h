@@ -89,6 +89,11 @@ void write_gauge_field(const char *path, suNg_field *u);
 
 /* Whether every link U_0(GLB_T-1, x) of u is exactly zero (openQCD's open boundary). */
 int gauge_field_has_open_time_boundary(const suNg_field *u);
+/* The plaquette of LibHR's convention for u, the value HiRep headers carry, readers check and
+ * the programs print: the open-boundary weighted average (avr_plaquette_open_bc, openQCD's
+ * normalisation divided by N) when every U_0(GLB_T-1, x) is zero, else avr_plaquette.
+ * Collective. */
+double avr_plaquette_of_boundary(const suNg_field *u);
 
 #ifdef __cplusplus
 }

@@ -58,4 +58,16 @@ int hr_ofile_commit(hr_ofile *f);
 /* Give up: close and remove the temporary file. */
 void hr_ofile_abort(hr_ofile *f);
 
+/* From now on the first SIGTERM or SIGUSR1 only records the signal (hr_stop_signal), so that
+ * a long run can finish its step, save and exit cleanly; a second one of them removes the
+ * temporary output files and ends the process as the signal does by default. */
+void hr_stop_on_signals(void);
+/* The signal recorded since hr_stop_on_signals (SIGTERM or SIGUSR1), or 0. */
+int hr_stop_signal(void);
+/* Fault injection for the tests: kill this process with SIGKILL here when the environment
+ * variable HR_TEST_CRASH_POINT equals `point`. hr_ofile_commit offers the point
+ * "commit:<file name without folder>" just before the rename; run_save (run_state.h)
+ * "between:<run name>_n<step>" between the .rng and the configuration. */
+void hr_test_crash_point(const char *point);
+
 #endif

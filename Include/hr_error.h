@@ -12,7 +12,8 @@ enum {
   HR_EXIT_INPUT = 2,      /* bad input file or command line */
   HR_EXIT_IO = 3,         /* unreadable, corrupt or mismatched file */
   HR_EXIT_SETUP = 4,      /* impossible lattice / process grid / resources */
-  HR_EXIT_NUMERICS = 5    /* e.g. a solver that did not converge */
+  HR_EXIT_NUMERICS = 5,   /* e.g. a solver that did not converge */
+  HR_EXIT_STOPPED = 6     /* stopped early on SIGTERM / SIGUSR1, state saved (run_state.h) */
 };
 
 /* Stop the whole run: print "file:line: func: message" on stderr (every rank that calls it;

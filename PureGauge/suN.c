@@ -19,36 +19,23 @@
 #include "random.h"
 #include "run_state.h"
 
-/* The run parameters of the input file. */
+/* The run parameters of the input file (the chain's keys: run_chain_read_input). */
 typedef struct {
   double beta;
-  char start[INPUT_STRING_MAX];
-  int nth, nsteps, nhb, nor, meas_freq, save_freq;
-  char conf_dir[INPUT_STRING_MAX];
-  char run_name[INPUT_STRING_MAX];
-  long long seed;
+  int nth, nsteps, nhb, nor, meas_freq;
 } run_params;
 
 static void read_params(input_file *in, run_params *r) {
   const input_key keys[] = {
       {"beta", INPUT_DOUBLE, &r->beta, NULL, ">=0", "Wilson gauge coupling beta"},
-      {"gauge start", INPUT_STRING, r->start, "cold", NULL,
-       "cold, hot, or the path of a saved configuration (continues its run)"},
       {"nth", INPUT_INT, &r->nth, "0", ">=0", "thermalisation steps (neither measured nor saved)"},
       {"nsteps", INPUT_INT, &r->nsteps, NULL, ">=0", "last step number of the run"},
       {"nhb", INPUT_INT, &r->nhb, "1", ">=0", "heatbath sweeps per step"},
       {"nor", INPUT_INT, &r->nor, "3", ">=0", "over-relaxation sweeps per step"},
       {"meas freq", INPUT_INT, &r->meas_freq, "1", ">=1", "measure every this many steps"},
-      {"save freq", INPUT_INT, &r->save_freq, "0", ">=0", "save every this many steps (0: never)"},
-      {"conf dir", INPUT_STRING, r->conf_dir, ".", NULL, "folder of the saved configurations"},
-      {"run name", INPUT_STRING, r->run_name, "run", NULL, "name prefix of saved configurations"},
-      {"seed", INPUT_LONG, &r->seed, NULL, ">=0", "random-number seed"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
-  if (r->run_name[0] == '\0' || strchr(r->run_name, '/') != NULL)
-    input_fail(in, NULL, "run name", "must be a non-empty name without '/'");
 }
-
 
 static void measure(int step, const suNg_field *u) {
   const double plaq = avr_plaquette(u);
@@ -61,6 +48,8 @@ int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file");
   run_params r;
   read_params(in, &r);
+  run_chain chain;
+  run_chain_read_input(&chain, in, "step");
   geometry_params gp;
   geometry_read_input(&gp, in);
   input_finish(in);
@@ -69,21 +58,29 @@ int main(int argc, char **argv) {
   lprintf("MAIN", 0, "pure SU(%d) gauge theory, Wilson action, beta = %.10g, lattice %dx%dx%dx%d, "
                      "process grid %dx%dx%dx%d\n",
           NG, r.beta, GLB_T, GLB_X, GLB_Y, GLB_Z, NP_T, NP_X, NP_Y, NP_Z);
-  if (r.save_freq > 0) run_prepare_conf_dir(r.conf_dir);
   suNg_field *u = alloc_gfield(&glattice);
-  const int step = run_start(u, (uint64_t)r.seed, r.start);
-  if (step == 0) {
+  const int first = run_start(u, &chain);
+  if (first == 0) {
     for (int i = 0; i < r.nth; ++i)
       pure_gauge_update(u, r.beta, r.nhb, r.nor);
     if (r.nth > 0) lprintf("MAIN", 10, "%d thermalisation steps done\n", r.nth);
   }
-  for (int n = step + 1; n <= r.nsteps; ++n) {
+  if (first >= r.nsteps)
+    lprintf("MAIN", 0, "nothing to do: the start configuration is step %d and nsteps = %d; "
+                       "raise nsteps to continue the chain\n",
+            first, r.nsteps);
+  int stop = RUN_CONTINUE, done = 0;
+  for (int n = first + 1; n <= r.nsteps && stop == RUN_CONTINUE; ++n) {
     pure_gauge_update(u, r.beta, r.nhb, r.nor);
+    done++;
     if (n % r.meas_freq == 0) measure(n, u);
-    if (r.save_freq > 0 && n % r.save_freq == 0) run_save(r.conf_dir, r.run_name, n, u);
+    if (chain.save_freq > 0 && n % chain.save_freq == 0) run_save(&chain, n, u);
+    stop = run_stop_requested(&chain, n, r.nsteps, u);
   }
+  lprintf("MAIN", 0, "steps=%d (%d to %d) seconds=%.3f\n", done, first + 1, first + done,
+          hr_wtime() - chain.t_start);
   free_gfield(u);
   geometry_finalize();
   hr_finalize();
-  return 0;
+  return run_exit_code(stop);
 }

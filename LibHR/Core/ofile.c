@@ -1,7 +1,10 @@
 /* ofile.c -- output files that appear under their final name only when complete: writing
  * goes to "<path>.tmp.XXXXXX" beside the final name; commit = flush, fsync, rename; abort,
  * a fatal error, an exit without commit or a termination signal (SIGTERM, e.g. from
- * MPI_Abort on another rank; SIGINT; SIGHUP) removes the temporary file. */
+ * MPI_Abort on another rank; SIGINT; SIGHUP) removes the temporary file. The signal handling
+ * of the process lives here: hr_stop_on_signals turns the first SIGTERM / SIGUSR1 into a stop
+ * request (a second one ends the process after removing the temporary files); and the crash
+ * points of the fault-injection tests. */
 #include "hr_core.h"
 #include "hr_error.h"
 
@@ -24,6 +27,12 @@ struct hr_ofile {
 static hr_ofile *open_files = NULL;
 static int hooks_registered = 0;
 
+/* The signal of a stop request (hr_stop_on_signals), 0 while none came. */
+static volatile sig_atomic_t stop_signal_received = 0;
+/* Whether hr_stop_on_signals handles SIGTERM / SIGUSR1 (then the removal handler leaves
+ * SIGTERM alone). */
+static int stop_handlers_installed = 0;
+
 /* Signals after which temporary files are removed, and the actions they had before. */
 static const int cleanup_signals[] = {SIGTERM, SIGINT, SIGHUP};
 #define N_CLEANUP_SIGNALS (int)(sizeof cleanup_signals / sizeof cleanup_signals[0])
@@ -39,9 +48,11 @@ static void remove_temporaries_on_signal(int sig) {
   raise(sig); /* delivered when this handler returns */
 }
 
-/* Install the signal handler, except where the signal is ignored (e.g. nohup). */
+/* Install the signal handler, except where the signal is ignored (e.g. nohup) or is a stop
+ * request (hr_stop_on_signals). */
 static void install_signal_handlers(void) {
   for (int i = 0; i < N_CLEANUP_SIGNALS; i++) {
+    if (stop_handlers_installed && cleanup_signals[i] == SIGTERM) continue;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = remove_temporaries_on_signal;
@@ -154,6 +165,51 @@ static void sync_parent_directory(const char *path) {
   }
 }
 
+/* Stop-request handler: the first signal is recorded; a second one removes the temporary
+ * files and ends the process with the signal's default action. */
+static void record_stop_signal(int sig) {
+  if (stop_signal_received == 0) {
+    stop_signal_received = sig;
+    return;
+  }
+  for (hr_ofile *f = open_files; f != NULL; f = f->next)
+    if (f->temp_path != NULL) unlink(f->temp_path);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void hr_stop_on_signals(void) {
+  static const int stop_signals[] = {SIGTERM, SIGUSR1};
+  for (int i = 0; i < 2; i++) {
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = record_stop_signal;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(stop_signals[i], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
+      sigaction(stop_signals[i], &action, NULL);
+  }
+  stop_handlers_installed = 1;
+}
+
+int hr_stop_signal(void) { return (int)stop_signal_received; }
+
+void hr_test_crash_point(const char *point) {
+  const char *want = getenv("HR_TEST_CRASH_POINT");
+  if (want != NULL && strcmp(want, point) == 0) {
+    fflush(NULL);
+    raise(SIGKILL);
+  }
+}
+
+/* The crash point of a commit: "commit:<file name without folder>". */
+static void commit_crash_point(const char *final_path) {
+  if (getenv("HR_TEST_CRASH_POINT") == NULL) return;
+  const char *slash = strrchr(final_path, '/');
+  char point[512];
+  snprintf(point, sizeof point, "commit:%s", slash ? slash + 1 : final_path);
+  hr_test_crash_point(point);
+}
+
 int hr_ofile_commit(hr_ofile *f) {
   unlink_from_list(f);
   if (f->temp_path == NULL) { /* removed by an earlier error hook */
@@ -170,6 +226,7 @@ int hr_ofile_commit(hr_ofile *f) {
     ok = 0;
     saved = errno;
   }
+  if (ok) commit_crash_point(f->final_path);
   if (ok && rename(f->temp_path, f->final_path) != 0) {
     ok = 0;
     saved = errno;

@@ -438,11 +438,14 @@ int gauge_field_has_open_time_boundary(const suNg_field *u) {
   return nonzero == 0.0;
 }
 
+double avr_plaquette_of_boundary(const suNg_field *u) {
+  return gauge_field_has_open_time_boundary(u) ? avr_plaquette_open_bc(u) : avr_plaquette(u);
+}
+
 /* The header plaquette of `format` for the links of u (halo current). */
 static double header_plaquette(hr_archive_format format, hr_archive_bc bc, const suNg_field *u) {
   if (format == HR_ARCHIVE_OPENQCD) return plaquette_retr_sum(u) / (6.0 * (double)GLB_VOLUME);
-  if (bc == HR_ARCHIVE_BC_AUTO)
-    bc = gauge_field_has_open_time_boundary(u) ? HR_ARCHIVE_BC_OPEN : HR_ARCHIVE_BC_PERIODIC;
+  if (bc == HR_ARCHIVE_BC_AUTO) return avr_plaquette_of_boundary(u);
   return bc == HR_ARCHIVE_BC_OPEN ? avr_plaquette_open_bc(u) : avr_plaquette(u);
 }
 

@@ -1,0 +1,134 @@
+#!/bin/sh
+# test_ensemble.sh -- an ensemble from start to analysis: HMC/hmc with periodic and with open
+# time boundaries saves configurations in every save format (hirep, ildg, openqcd; openqcd in
+# SU(3) builds), and every program that reads configurations reads every one of them:
+# Converter/converter --info, WilsonFlow/wilson_flow, Spectrum/mk_mesons, Measure/momentum
+# (FFTW builds) and a restart of the HMC itself. The plaquette the HMC log printed for the saved
+# trajectory, the header plaquette of HiRep files and the plaquette the converter recomputes are
+# the same number (open boundaries: the weighted average). Run by make check in the build
+# folder of TestProgram/Ensemble. Exit: 0 pass, 1 fail.
+bin=../..
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OMP_NUM_THREADS OMP_WAIT_POLICY
+work=ensemble_tmp
+rm -rf $work && mkdir -p $work || exit 99
+fail=0
+check() { # check DESCRIPTION COMMAND...
+  what=$1
+  shift
+  if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+ng=$(sed -n 's/^#define NG \([0-9]*\).*/\1/p' $bin/Include/hr_build_config.h)
+formats="hirep ildg"
+[ "$ng" = 3 ] && formats="$formats openqcd"
+
+lattice() { # lattice BC_T
+  cat <<EOI
+GLB_T = 6
+GLB_X = 4
+GLB_Y = 4
+GLB_Z = 4
+bc_t = $1
+EOI
+}
+hmc_input() { # hmc_input FILE BC_T FORMAT DIR START NTRAJ
+  { lattice "$2"; cat <<EOI
+csw = 1.0
+seed = 17
+gauge start = $5
+ntraj = $6
+tlen = 0.5
+save freq = 1
+save format = $3
+conf dir = $4
+run name = ens
+monomial {
+  type = gauge
+  beta = 5.6
+  level = 1
+}
+monomial {
+  type = hmc
+  mass = 0.2
+  level = 0
+}
+integrator {
+  level = 0
+  type = omf2
+  steps = 2
+}
+integrator {
+  level = 1
+  type = lf
+  steps = 2
+}
+log:default = 10
+EOI
+  } > "$1"
+}
+
+for bc in antiperiodic open; do
+  fbc=$bc; [ $bc = antiperiodic ] && fbc=periodic
+  for fmt in $formats; do
+    d=$work/${bc}_$fmt
+    mkdir -p $d
+    hmc_input $d/hmc.in $bc $fmt $d/confs hot 2
+    if ! $bin/HMC/hmc -i $d/hmc.in -o $d/hmc.log > $d/hmc.out 2>&1; then
+      echo "FAIL: $bc $fmt: HMC/hmc"; cat $d/hmc.out; tail -20 $d/hmc.log; fail=1; continue
+    fi
+    conf=$d/confs/ens_n2
+    check "$bc $fmt: saved $conf and its .rng" test -s $conf -a -s $conf.rng
+    logplaq=$(grep "traj=2 accepted=" $d/hmc.log | sed 's/.* plaquette=\([^ ]*\).*/\1/')
+    # the converter
+    if $bin/Converter/converter --info $conf > $d/info.out 2>&1; then
+      check "$bc $fmt: converter --info: time boundary $fbc" grep -q "^time boundary = $fbc" $d/info.out
+      recomputed=$(grep "^plaquette = " $d/info.out | sed 's/^plaquette = //')
+      check "$bc $fmt: log plaquette $logplaq = converter's $recomputed" test "$logplaq" = "$recomputed"
+      if [ $fmt = hirep ]; then
+        header=$(grep "^header plaquette = " $d/info.out | sed 's/^header plaquette = \([^ ]*\).*/\1/')
+        check "$bc $fmt: header plaquette $header = log plaquette" test "$header" = "$logplaq"
+      fi
+    else
+      echo "FAIL: $bc $fmt: converter --info $conf"; cat $d/info.out; fail=1
+    fi
+    # the gradient flow
+    { lattice $fbc; cat <<EOI
+flow:action = wilson
+flow:integrator = rk3
+flow:eps = 0.01
+flow:tmax = 0.02
+flow:meas every = 0.02
+log:default = 0
+EOI
+    } > $d/flow.in
+    check "$bc $fmt: wilson_flow reads it" sh -c "$bin/WilsonFlow/wilson_flow -i $d/flow.in $conf > $d/flow.out 2>&1 && grep -q 'Wact=' $d/flow.out"
+    # the mesons
+    { lattice $bc; cat <<EOI
+mes:source_t = 2
+mes:kappa = 0.12
+mes:csw = 1.0
+mes:precision = 1e-10
+log:default = 0
+EOI
+    } > $d/mesons.in
+    check "$bc $fmt: mk_mesons reads it" sh -c "$bin/Spectrum/mk_mesons -i $d/mesons.in $conf > $d/mesons.out 2>&1"
+    # momentum space (FFTW builds)
+    { lattice $bc; cat <<EOI
+gf:type = none
+log:default = 0
+EOI
+    } > $d/momentum.in
+    if $bin/Measure/momentum -i $d/momentum.in $conf > $d/momentum.out 2>&1; then
+      echo "PASS: $bc $fmt: momentum reads it"
+    elif grep -qi "fftw" $d/momentum.out; then
+      echo "SKIP: $bc $fmt: momentum (this build has no FFTW)"
+    else
+      echo "FAIL: $bc $fmt: momentum"; cat $d/momentum.out; fail=1
+    fi
+    # the HMC continues from it
+    hmc_input $d/cont.in $bc $fmt $d/confs $conf 3
+    check "$bc $fmt: HMC/hmc continues from it" sh -c "$bin/HMC/hmc -i $d/cont.in > $d/cont.out 2>&1 && test -s $d/confs/ens_n3"
+  done
+done
+exit $fail
