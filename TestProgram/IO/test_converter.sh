@@ -45,8 +45,21 @@ check "--info openQCD periodic: format" grep -q '^format = openQCD' $work/i2
 check "--info openQCD periodic: plaquette = header / 3" plaq_close $work/i2 0.0016696811441034823
 ob=qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1
 $conv --info "$dir/openQCD_$ob" > $work/i3 || fail=1
-check "--info openQCD open: plaquette = header / 3" plaq_close $work/i3 0.7665845200107655
+check "--info openQCD open: plaquette = the open-boundary weighted one" \
+  plaq_close $work/i3 0.8266823421647488
+check "--info openQCD open: every plaquette = header / 3" \
+  grep -q '^plaquette (every plaquette, the zero links included) = 0.766584520010765' $work/i3
 check "--info openQCD open: boundary detected" grep -q '^time boundary = open' $work/i3
+# openQCD's normalisation: its ms3 log's Wact at flow time 0 (the sum of the Wsl lines) is
+# 2 sum_w (3 - Re tr P) over the weighted plaquettes, 6 (T-1) L^3 of them: the plaquette is
+# 1 - Wact / (6 * 6 * 7 * 8^3)
+ms3=$dir/ComparisonLogs/openQCD_$(echo $ob | sed 's/n1$//').ms3.log
+if [ -r "$ms3" ]; then
+  expected=$(awk '/^Wsl nn=0 / { w += $4 } END { printf "%.16g", 1 - w / (6 * 6 * 7 * 512) }' "$ms3")
+  v=$(sed -n 's/^plaquette = \(.*\)$/\1/p' $work/i3)
+  check "--info openQCD open: plaquette $v = 1 - Wact/(36 (T-1) L^3) = $expected (openQCD's ms3 log)" \
+    awk -v a="$v" -v b="$expected" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 1e-12) }'
+fi
 $conv --from hirep --to hirep "$dir/HiRep_$pb" $work/a.hirep > /dev/null || fail=1
 $conv --from hirep --to openqcd $work/a.hirep $work/b.openqcd > /dev/null || fail=1
 $conv --from openqcd --to hirep $work/b.openqcd $work/c.hirep > /dev/null || fail=1
