@@ -16,7 +16,9 @@
 #     the summary and exits 0;
 #  6. a save that fails (full disk on a small tmpfs where one can be mounted, else a file-size
 #     limit) stops with exit code 3 and the message is in the -o log as on stderr, and no
-#     partial file is left.
+#     partial file is left;
+#  7. a conf dir that cannot be created, or is read-only (a read-only bind mount where one can
+#     be made: root ignores file modes), stops the run before its first trajectory (exit 3).
 # Run by make check in the build folder of TestProgram/Ensemble. Exit: 0 pass, 1 fail.
 hmc=../../HMC/hmc
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
@@ -194,4 +196,24 @@ msg=$(head -1 $work/full.err)
 check "$how: stderr says what failed ($msg)" test -n "$msg"
 check "$how: the -o log holds the same message" grep -qF "$msg" $work/full.log
 [ $full_disk = 0 ] && check "$how: no partial configuration" sh -c "! ls $work/full/confs | grep -q tmp"
+
+# 7. an unwritable conf dir is found before any work
+touch $work/afile
+input $work/nodir.in hot 4 $work/afile/confs
+$hmc -i $work/nodir.in > $work/nodir.out 2>&1
+check "conf dir under a regular file: exit code 3" test $? -eq 3
+check "  ... before the first trajectory, naming the conf dir" \
+  sh -c "grep -q 'conf dir $work/afile/confs: cannot create or write there' $work/nodir.out && ! grep -q 'traj=1 ' $work/nodir.out"
+mkdir -p $work/ro
+input $work/ro.in hot 4 $work/ro
+if command -v unshare > /dev/null 2>&1 &&
+   unshare -m sh -c "mount --bind $work/ro $work/ro && mount -o remount,ro,bind $work/ro" 2> /dev/null; then
+  unshare -m sh -c "mount --bind $work/ro $work/ro && mount -o remount,ro,bind $work/ro && exec $hmc -i $work/ro.in" > $work/ro.out 2>&1
+  rc=$?
+  check "read-only conf dir: exit code 3" test $rc -eq 3
+  check "  ... before the first trajectory" \
+    sh -c "grep -q 'conf dir $work/ro: cannot create or write there: Read-only file system' $work/ro.out && ! grep -q 'traj=1 ' $work/ro.out"
+else
+  echo "SKIP: read-only conf dir (no read-only bind mount can be made here)"
+fi
 exit $fail
