@@ -5,8 +5,10 @@
 # Converter/converter --info, WilsonFlow/wilson_flow, Spectrum/mk_mesons, Measure/momentum
 # (FFTW builds) and a restart of the HMC itself. The plaquette the HMC log printed for the saved
 # trajectory, the header plaquette of HiRep files and the plaquette the converter recomputes are
-# the same number (open boundaries: the weighted average). Run by make check in the build
-# folder of TestProgram/Ensemble. Exit: 0 pass, 1 fail.
+# the same number (open boundaries: the weighted average). The files the converter writes
+# (openQCD, ILDG in double and single precision) and momentum's gauge-fixed configuration are
+# read by every reader too, and start new HMC chains. Run by make check in the build folder of
+# TestProgram/Ensemble. Exit: 0 pass, 1 fail.
 bin=../..
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
@@ -68,6 +70,43 @@ EOI
   } > "$1"
 }
 
+# readers LABEL BC_T CONF DIR: wilson_flow, mk_mesons and momentum (FFTW builds) read CONF
+readers() {
+  label=$1; rbc=$2; rconf=$3; rd=$4
+  rfbc=$rbc; [ $rbc = antiperiodic ] && rfbc=periodic
+  { lattice $rfbc; cat <<EOI
+flow:action = wilson
+flow:integrator = rk3
+flow:eps = 0.01
+flow:tmax = 0.02
+flow:meas every = 0.02
+log:default = 0
+EOI
+  } > $rd/flow.in
+  check "$label: wilson_flow reads it" sh -c "$bin/WilsonFlow/wilson_flow -i $rd/flow.in $rconf > $rd/flow.out 2>&1 && grep -q 'Wact=' $rd/flow.out"
+  { lattice $rbc; cat <<EOI
+mes:source_t = 2
+mes:kappa = 0.12
+mes:csw = 1.0
+mes:precision = 1e-10
+log:default = 0
+EOI
+  } > $rd/mesons.in
+  check "$label: mk_mesons reads it" sh -c "$bin/Spectrum/mk_mesons -i $rd/mesons.in $rconf > $rd/mesons.out 2>&1"
+  { lattice $rbc; cat <<EOI
+gf:type = none
+log:default = 0
+EOI
+  } > $rd/momentum.in
+  if $bin/Measure/momentum -i $rd/momentum.in $rconf > $rd/momentum.out 2>&1; then
+    echo "PASS: $label: momentum reads it"
+  elif grep -qi "fftw" $rd/momentum.out; then
+    echo "SKIP: $label: momentum (this build has no FFTW)"
+  else
+    echo "FAIL: $label: momentum"; cat $rd/momentum.out; fail=1
+  fi
+}
+
 for bc in antiperiodic open; do
   fbc=$bc; [ $bc = antiperiodic ] && fbc=periodic
   for fmt in $formats; do
@@ -92,43 +131,47 @@ for bc in antiperiodic open; do
     else
       echo "FAIL: $bc $fmt: converter --info $conf"; cat $d/info.out; fail=1
     fi
-    # the gradient flow
-    { lattice $fbc; cat <<EOI
-flow:action = wilson
-flow:integrator = rk3
-flow:eps = 0.01
-flow:tmax = 0.02
-flow:meas every = 0.02
-log:default = 0
-EOI
-    } > $d/flow.in
-    check "$bc $fmt: wilson_flow reads it" sh -c "$bin/WilsonFlow/wilson_flow -i $d/flow.in $conf > $d/flow.out 2>&1 && grep -q 'Wact=' $d/flow.out"
-    # the mesons
-    { lattice $bc; cat <<EOI
-mes:source_t = 2
-mes:kappa = 0.12
-mes:csw = 1.0
-mes:precision = 1e-10
-log:default = 0
-EOI
-    } > $d/mesons.in
-    check "$bc $fmt: mk_mesons reads it" sh -c "$bin/Spectrum/mk_mesons -i $d/mesons.in $conf > $d/mesons.out 2>&1"
-    # momentum space (FFTW builds)
-    { lattice $bc; cat <<EOI
-gf:type = none
-log:default = 0
-EOI
-    } > $d/momentum.in
-    if $bin/Measure/momentum -i $d/momentum.in $conf > $d/momentum.out 2>&1; then
-      echo "PASS: $bc $fmt: momentum reads it"
-    elif grep -qi "fftw" $d/momentum.out; then
-      echo "SKIP: $bc $fmt: momentum (this build has no FFTW)"
-    else
-      echo "FAIL: $bc $fmt: momentum"; cat $d/momentum.out; fail=1
-    fi
+    readers "$bc $fmt" $bc $conf $d
     # the HMC continues from it
     hmc_input $d/cont.in $bc $fmt $d/confs $conf 3
     check "$bc $fmt: HMC/hmc continues from it" sh -c "$bin/HMC/hmc -i $d/cont.in > $d/cont.out 2>&1 && test -s $d/confs/ens_n3"
   done
+done
+
+# the files other programs write: the converter's (openQCD, ILDG double and single precision)
+# and momentum's gauge-fixed configuration; each is read by every reader and starts a new chain
+src=$work/antiperiodic_hirep/confs/ens_n2
+d=$work/written
+mkdir -p $d
+converted="ildg64:ildg:64 ildg32:ildg:32"
+[ "$ng" = 3 ] && converted="$converted openqcd:openqcd:64"
+for c in $converted; do
+  name=${c%%:*}; rest=${c#*:}; to=${rest%%:*}; prec=${rest#*:}
+  opt=""; [ $to = ildg ] && opt="--precision $prec --lfn $name"
+  check "converter writes $name" sh -c "$bin/Converter/converter --from hirep --to $to $opt $src $d/$name > $d/$name.out 2>&1"
+done
+{ lattice antiperiodic; cat <<EOI
+gf:type = coulomb
+gf:tolerance = 1e-6
+gf:maxiter = 20000
+gf:save = $d/fixed
+log:default = 0
+EOI
+} > $d/fix.in
+if $bin/Measure/momentum -i $d/fix.in $src > $d/fix.out 2>&1; then
+  check "momentum writes the gauge-fixed configuration" test -s $d/fixed
+elif grep -qi "fftw" $d/fix.out; then
+  echo "SKIP: momentum's gauge-fixed configuration (this build has no FFTW)"
+else
+  echo "FAIL: momentum writes the gauge-fixed configuration"; cat $d/fix.out; fail=1
+fi
+for f in $d/ildg64 $d/ildg32 $d/openqcd $d/fixed; do
+  [ -s $f ] || continue
+  label="$(basename $f) written by $( [ $f = $d/fixed ] && echo momentum || echo the converter)"
+  check "$label: converter --info reads it" sh -c "$bin/Converter/converter --info $f > $f.info 2>&1"
+  mkdir -p $f.dir
+  readers "$label" antiperiodic $f $f.dir
+  hmc_input $f.dir/hmc.in antiperiodic hirep $f.dir/confs "$f new chain" 1
+  check "$label: HMC/hmc starts a new chain from it" sh -c "$bin/HMC/hmc -i $f.dir/hmc.in > $f.dir/hmc.out 2>&1 && test -s $f.dir/confs/ens_n1"
 done
 exit $fail
