@@ -1,8 +1,8 @@
-/* test_public_header.c -- the public headers leave the caller's names alone (issue 11): this
- * program has its own globals T, X, Y, Z (declared before libhr.h, defined after it) and
- * passes the usual local names (ix, s, z, t, x, y, u, out) to the loop macros; it sets up a
- * geometry, fills a field, sums it with the loop macros and uses the output-first site
- * algebra, checking each result against a direct computation and its own globals unchanged.
+/* test_public_header.c -- the public headers leave the caller's names alone: this program
+ * has its own globals T, X, Y, Z (declared before libhr.h, defined after it) and passes the
+ * usual local names (ix, s, z, t, x, y, u, out) to the loop macros; it sets up a geometry,
+ * fills a field, sums it with the loop macros and uses the output-first site algebra,
+ * checking each result against a direct computation and its own globals unchanged.
  */
 int T, X, Y, Z; /* the program's own, declared before any library header */
 

@@ -1,5 +1,5 @@
 /* test_hmc_transfers.c -- an HMC trajectory on the GPU path moves no field between host and
- * device, only scalars (issue 12 item 7), measured with the transfer counter of gpu.h:
+ * device, only scalars, measured with the transfer counter of gpu.h:
  *   after one trajectory of setup (site tables, exchange tables, spin tables, tuner, the first
  *   derived Dirac state), the counter is reset and a second trajectory runs; every host <->
  *   device copy it makes must be a scalar copy: at most SCALAR_COPY bytes per copy on average
