@@ -4,8 +4,10 @@
  * every process reads and writes its own sites at explicit file offsets (no process holds
  * the whole lattice). Reading checks file size, lattice size and gauge group against the
  * running theory and compares the plaquette recomputed from the links with the header;
- * writing goes through a temporary file renamed when complete (hr_ofile). Formats, checks
- * and the MPI write protocol: Doc/archives_and_observables.md. */
+ * writing goes through a temporary file renamed when complete (hr_ofile). For inspection
+ * (converter --info): header fields, LIME records, lfn and checksum of a file, and the
+ * deviation of links from SU(NG). Formats, checks and the MPI write protocol:
+ * Doc/archives_and_observables.md. */
 #ifndef ARCHIVE_H
 #define ARCHIVE_H
 
@@ -79,6 +81,48 @@ void archive_write(const char *path, hr_archive_format format, hr_archive_bc bc,
 int archive_write_ildg_checked(const char *path, suNg_field *u, int precision_bits,
                                const char *lfn, char *err, size_t errlen);
 
+/* One record of a LIME file (the container of ILDG files). */
+typedef struct {
+  char type[129];        /* type name, e.g. "ildg-format" */
+  long long data_at;     /* byte offset of its data (its 144-byte header precedes it) */
+  long long bytes;       /* data length (without the padding to 8 bytes) */
+  int message_begin;     /* MB flag: first record of a message */
+  int message_end;       /* ME flag: last record of a message */
+} hr_lime_record;
+
+/* The SciDAC checksum of an ILDG file: the record's values and those of the binary data. */
+typedef struct {
+  int in_file;                      /* whether a scidac-checksum record with suma, sumb exists */
+  uint32_t file_suma, file_sumb;    /* the values of that record */
+  uint32_t data_suma, data_sumb;    /* computed from the ildg-binary-data record */
+} hr_ildg_checksum;
+
+/* One KEY = VALUE field of a file header, as stored. */
+typedef struct {
+  char key[128];
+  char value[1024];
+} hr_archive_field;
+
+/* Every record of the LIME file `path` in file order into *records (malloc'd; free it) and
+ * *count. Returns 0, or -1 with err (damaged or truncated record headers). One process. */
+int archive_lime_records(const char *path, hr_lime_record **records, int *count, char *err,
+                         size_t errlen);
+/* The data of record r of `path` as text in text[len] (trailing NULs dropped). Returns 0
+ * (text), 1 (binary data, or longer than len - 1 bytes: text untouched), -1 with err. */
+int archive_lime_record_text(const char *path, const hr_lime_record *r, char *text, size_t len,
+                             char *err, size_t errlen);
+/* The logical file name of the ildg-data-lfn record of `path` into lfn[len]. Returns 1, 0
+ * when the file has no such record, -1 with err. One process. */
+int archive_ildg_lfn(const char *path, char *lfn, size_t len, char *err, size_t errlen);
+/* The SciDAC checksum of the ILDG file `path`: its record and the sums of the data (read
+ * whole, in file order). Returns 0, or -1 with err. One process. */
+int archive_ildg_checksum(const char *path, hr_ildg_checksum *sums, char *err, size_t errlen);
+/* The header fields of `path` as stored into *fields (malloc'd; free it) and *count: HiRep
+ * NG, T, X, Y, Z, plaquette; openQCD N0..N3, plaq; NERSC every KEY = VALUE line in order;
+ * ILDG none (its records: archive_lime_records). Returns 0, or -1 with err. One process. */
+int archive_header_fields(const char *path, hr_archive_field **fields, int *count, char *err,
+                          size_t errlen);
+
 /* CRC-32 (IEEE 802.3 / zlib: reflected polynomial 0xEDB88320) of n bytes, continuing from
  * crc (start with 0). */
 uint32_t hr_crc32(uint32_t crc, const void *data, size_t n);
@@ -94,6 +138,10 @@ int gauge_field_has_open_time_boundary(const suNg_field *u);
  * normalisation divided by N) when every U_0(GLB_T-1, x) is zero, else avr_plaquette.
  * Collective. */
 double avr_plaquette_of_boundary(const suNg_field *u);
+/* Largest deviations of the links of u from SU(NG) over all processes: *unitarity = max
+ * |U U^+ - 1| (Frobenius norm), *det = max |det U - 1|; exact-zero links (open time
+ * boundary) are left out. Reads the host copy. Collective. */
+void gauge_field_suN_deviation(const suNg_field *u, double *unitarity, double *det);
 
 #ifdef __cplusplus
 }

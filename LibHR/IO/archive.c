@@ -203,6 +203,41 @@ int archive_probe(hr_archive_info *info, const char *path, char *err, size_t err
   return 0;
 }
 
+/* The shortest of %.15g, %.16g, %.17g that reads back as v (the exact stored value). */
+static void format_exact(char *buf, size_t len, double v) {
+  for (int digits = 15; digits <= 17; ++digits) {
+    snprintf(buf, len, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v) return;
+  }
+}
+
+int archive_header_fields(const char *path, hr_archive_field **fields, int *count, char *err,
+                          size_t errlen) {
+  *fields = NULL;
+  *count = 0;
+  if (ildg_is_lime(path)) return 0; /* ILDG: LIME records instead (archive_lime_records) */
+  if (nersc_is_nersc(path)) return nersc_header_fields(path, fields, count, err, errlen);
+  hr_archive_info info;
+  if (archive_probe(&info, path, err, errlen) != 0) return -1;
+  static const char *const hirep_keys[6] = {"NG", "T", "X", "Y", "Z", "plaquette"};
+  static const char *const openqcd_keys[5] = {"N0", "N1", "N2", "N3", "plaq"};
+  const int hirep = info.format == HR_ARCHIVE_HIREP;
+  const int n = hirep ? 6 : 5;
+  hr_archive_field *f = calloc((size_t)n, sizeof *f);
+  if (f == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
+  for (int i = 0; i < n; ++i) {
+    snprintf(f[i].key, sizeof f[i].key, "%s", hirep ? hirep_keys[i] : openqcd_keys[i]);
+    const int extent = hirep ? i - 1 : i; /* HiRep: NG first */
+    if (i == n - 1)
+      format_exact(f[i].value, sizeof f[i].value, info.plaquette);
+    else
+      snprintf(f[i].value, sizeof f[i].value, "%d", extent < 0 ? info.ng : info.size[extent]);
+  }
+  *fields = f;
+  *count = n;
+  return 0;
+}
+
 /* Check the header of `path` against the running theory and the requested format. */
 static int check_header(const char *path, hr_archive_format format, hr_archive_info *info,
                         char *err, size_t errlen) {
@@ -440,6 +475,28 @@ int gauge_field_has_open_time_boundary(const suNg_field *u) {
 
 double avr_plaquette_of_boundary(const suNg_field *u) {
   return gauge_field_has_open_time_boundary(u) ? avr_plaquette_open_bc(u) : avr_plaquette(u);
+}
+
+void gauge_field_suN_deviation(const suNg_field *u, double *unitarity, double *det) {
+  const suNg *um = sync_host_suNg_field(u);
+  const int sh = u->type->master_shift;
+  double worst[2] = {0.0, 0.0};
+  _MASTER_FOR(u->type, ix) {
+    for (int mu = 0; mu < 4; ++mu) {
+      const suNg *l = um + 4 * (ix - sh) + mu;
+      int zero = 1;
+      for (int e = 0; e < NG * NG; ++e) zero &= l->c[e] == 0;
+      if (zero) continue;
+      const double d_unit = sqrt(cmat_unitarity_defect(NG, l->c));
+      const double d_det = hr_cabs(suN_det(NG, l->c) - 1.0);
+      /* written so that a NaN entry counts as the worst deviation */
+      if (!(d_unit <= worst[0])) worst[0] = isnan(d_unit) ? INFINITY : d_unit;
+      if (!(d_det <= worst[1])) worst[1] = isnan(d_det) ? INFINITY : d_det;
+    }
+  }
+  global_max(worst, 2);
+  *unitarity = worst[0];
+  *det = worst[1];
 }
 
 /* The header plaquette of `format` for the links of u (halo current). */

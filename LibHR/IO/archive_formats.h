@@ -28,6 +28,9 @@ int ildg_read_checked(const char *path, suNg_field *u, char *err, size_t errlen)
 int nersc_is_nersc(const char *path);
 /* NERSC: fill *info from the header of path. */
 int nersc_probe(const char *path, hr_archive_info *info, char *err, size_t errlen);
+/* NERSC: every KEY = VALUE line of the header of path, in order (archive_header_fields). */
+int nersc_header_fields(const char *path, hr_archive_field **fields, int *count, char *err,
+                        size_t errlen);
 /* NERSC: read path into u with the checksum, link-trace and plaquette checks. Collective. */
 int nersc_read_checked(const char *path, suNg_field *u, char *err, size_t errlen);
 

@@ -111,10 +111,11 @@ static int read_text(int fd, off_t off, long long len, char *dst, const char *pa
   return 0;
 }
 
-/* Walk the records of `path`: every header must be a LIME header, the last record must end
- * at the end of the file (after its padding). */
-static int lime_scan(const char *path, lime_contents *c, char *err, size_t errlen) {
-  memset(c, 0, sizeof *c);
+/* The records of `path` (archive_lime_records) and the size of the file. */
+static int lime_list(const char *path, hr_lime_record **records, int *count,
+                     long long *file_bytes_out, char *err, size_t errlen) {
+  *records = NULL;
+  *count = 0;
   int fd = open(path, O_RDONLY);
   if (fd < 0) {
     af_set_err(err, errlen, "%s: cannot open the configuration file: %s", path,
@@ -127,16 +128,17 @@ static int lime_scan(const char *path, lime_contents *c, char *err, size_t errle
     close(fd);
     return -1;
   }
-  c->file_bytes = (long long)st.st_size;
+  const long long file_bytes = (long long)st.st_size;
+  *file_bytes_out = file_bytes;
   long long off = 0;
-  int rc = 0, nrec = 0;
-  while (off < c->file_bytes && rc == 0) {
+  int rc = 0, n = 0, room = 0;
+  hr_lime_record *list = NULL;
+  while (off < file_bytes && rc == 0) {
     unsigned char h[LIME_HEADER_BYTES];
-    if (off + LIME_HEADER_BYTES > c->file_bytes ||
-        af_pread_all(fd, h, LIME_HEADER_BYTES, off) != 0) {
+    if (off + LIME_HEADER_BYTES > file_bytes || af_pread_all(fd, h, LIME_HEADER_BYTES, off) != 0) {
       af_set_err(err, errlen,
                  "%s: truncated LIME file: record %d at byte %lld has no complete header", path,
-                 nrec, off);
+                 n, off);
       rc = -1;
       break;
     }
@@ -148,37 +150,78 @@ static int lime_scan(const char *path, lime_contents *c, char *err, size_t errle
       rc = -1;
       break;
     }
-    const long long len = (long long)af_load_be(h + 8, 8);
-    char type[LIME_TYPE_BYTES + 1];
-    memcpy(type, h + 16, LIME_TYPE_BYTES);
-    type[LIME_TYPE_BYTES] = '\0';
-    const long long data = off + LIME_HEADER_BYTES;
-    if (len < 0 || data + len > c->file_bytes) {
+    if (n == room) {
+      room = room ? 2 * room : 8;
+      hr_lime_record *grown = realloc(list, (size_t)room * sizeof *list);
+      if (grown == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
+      list = grown;
+    }
+    hr_lime_record *r = &list[n];
+    memcpy(r->type, h + 16, LIME_TYPE_BYTES);
+    r->type[LIME_TYPE_BYTES] = '\0';
+    const unsigned flags = (unsigned)af_load_be(h + 6, 2);
+    r->message_begin = (flags & LIME_FLAG_MB) != 0;
+    r->message_end = (flags & LIME_FLAG_ME) != 0;
+    r->bytes = (long long)af_load_be(h + 8, 8);
+    r->data_at = off + LIME_HEADER_BYTES;
+    if (r->bytes < 0 || r->bytes > file_bytes - r->data_at) {
       af_set_err(err, errlen,
                  "%s: truncated LIME file: record '%s' at byte %lld declares %lld bytes, the "
                  "file ends at %lld",
-                 path, type, off, len, c->file_bytes);
+                 path, r->type, off, r->bytes, file_bytes);
       rc = -1;
       break;
     }
-    if (strcmp(type, "ildg-format") == 0) {
-      rc = read_text(fd, data, len, c->format_xml, path, type, err, errlen);
-      c->have_format = 1;
-    } else if (strcmp(type, "scidac-checksum") == 0) {
-      rc = read_text(fd, data, len, c->checksum_xml, path, type, err, errlen);
-      c->have_checksum = 1;
-    } else if (strcmp(type, "ildg-data-lfn") == 0) {
-      rc = read_text(fd, data, len, c->lfn, path, type, err, errlen);
-      c->have_lfn = 1;
-    } else if (strcmp(type, "ildg-binary-data") == 0) {
-      c->binary_offset = (off_t)data;
-      c->binary_bytes = len;
-      c->have_binary = 1;
-    }
-    off = data + pad8(len);
-    ++nrec;
+    off = r->data_at + pad8(r->bytes);
+    ++n;
   }
   close(fd);
+  if (rc != 0) {
+    free(list);
+    return -1;
+  }
+  *records = list;
+  *count = n;
+  return 0;
+}
+
+int archive_lime_records(const char *path, hr_lime_record **records, int *count, char *err,
+                         size_t errlen) {
+  long long file_bytes;
+  return lime_list(path, records, count, &file_bytes, err, errlen);
+}
+
+/* Walk the records of `path` (lime_list) and keep what ILDG needs. */
+static int lime_scan(const char *path, lime_contents *c, char *err, size_t errlen) {
+  memset(c, 0, sizeof *c);
+  hr_lime_record *recs;
+  int n;
+  if (lime_list(path, &recs, &n, &c->file_bytes, err, errlen) != 0) return -1;
+  int fd = open(path, O_RDONLY);
+  int rc = fd >= 0 ? 0 : -1;
+  if (rc != 0)
+    af_set_err(err, errlen, "%s: cannot open the configuration file: %s", path,
+               strerror(errno));
+  for (int i = 0; i < n && rc == 0; ++i) {
+    const hr_lime_record *r = &recs[i];
+    if (strcmp(r->type, "ildg-format") == 0) {
+      rc = read_text(fd, (off_t)r->data_at, r->bytes, c->format_xml, path, r->type, err, errlen);
+      c->have_format = 1;
+    } else if (strcmp(r->type, "scidac-checksum") == 0) {
+      rc = read_text(fd, (off_t)r->data_at, r->bytes, c->checksum_xml, path, r->type, err,
+                     errlen);
+      c->have_checksum = 1;
+    } else if (strcmp(r->type, "ildg-data-lfn") == 0) {
+      rc = read_text(fd, (off_t)r->data_at, r->bytes, c->lfn, path, r->type, err, errlen);
+      c->have_lfn = 1;
+    } else if (strcmp(r->type, "ildg-binary-data") == 0) {
+      c->binary_offset = (off_t)r->data_at;
+      c->binary_bytes = r->bytes;
+      c->have_binary = 1;
+    }
+  }
+  if (fd >= 0) close(fd);
+  free(recs);
   if (rc == 0 && (!c->have_format || !c->have_binary)) {
     af_set_err(err, errlen, "%s: not an ILDG file: the LIME file has no %s record", path,
                c->have_format ? "ildg-binary-data" : "ildg-format");
@@ -261,6 +304,115 @@ int ildg_probe(const char *path, hr_archive_info *info, char *err, size_t errlen
   if (c == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
   int rc = lime_scan(path, c, err, errlen);
   if (rc == 0) rc = info_from_contents(path, c, info, err, errlen);
+  free(c);
+  return rc;
+}
+
+/* suma and sumb of the scidac-checksum record (hexadecimal, 32 bits). Returns 0, or -1 with
+ * err when the record lacks them. */
+static int checksum_record_values(const char *path, const lime_contents *c, uint32_t *suma,
+                                  uint32_t *sumb, char *err, size_t errlen) {
+  char a[64] = "", b[64] = "";
+  xml_value(c->checksum_xml, "suma", a, sizeof a);
+  xml_value(c->checksum_xml, "sumb", b, sizeof b);
+  char *ea, *eb;
+  const unsigned long fa = strtoul(a, &ea, 16), fb = strtoul(b, &eb, 16);
+  if (ea == a || eb == b || fa > 0xffffffffUL || fb > 0xffffffffUL) {
+    af_set_err(err, errlen, "%s: the scidac-checksum record has no suma/sumb", path);
+    return -1;
+  }
+  *suma = (uint32_t)fa;
+  *sumb = (uint32_t)fb;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ inspection */
+
+int archive_lime_record_text(const char *path, const hr_lime_record *r, char *text, size_t len,
+                             char *err, size_t errlen) {
+  if (len == 0 || r->bytes > (long long)len - 1) return 1;
+  char *buf = malloc((size_t)r->bytes + 1);
+  if (buf == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
+  int fd = open(path, O_RDONLY);
+  if (fd < 0 || af_pread_all(fd, buf, (size_t)r->bytes, (off_t)r->data_at) != 0) {
+    af_set_err(err, errlen, "%s: cannot read the %s record: %s", path, r->type,
+               strerror(errno));
+    if (fd >= 0) close(fd);
+    free(buf);
+    return -1;
+  }
+  close(fd);
+  size_t n = (size_t)r->bytes;
+  while (n > 0 && buf[n - 1] == '\0') --n; /* some writers count the C string's NUL */
+  int is_text = 1;
+  for (size_t i = 0; i < n && is_text; ++i) {
+    const unsigned char ch = (unsigned char)buf[i];
+    is_text = ch >= 0x20 ? ch != 0x7f : ch == '\t' || ch == '\n' || ch == '\r';
+  }
+  if (is_text) {
+    memcpy(text, buf, n);
+    text[n] = '\0';
+  }
+  free(buf);
+  return is_text ? 0 : 1;
+}
+
+int archive_ildg_lfn(const char *path, char *lfn, size_t len, char *err, size_t errlen) {
+  lime_contents *c = malloc(sizeof *c);
+  if (c == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
+  int rc = lime_scan(path, c, err, errlen);
+  if (rc == 0) {
+    rc = c->have_lfn;
+    if (rc && len > 0) snprintf(lfn, len, "%s", c->lfn);
+  }
+  free(c);
+  return rc;
+}
+
+int archive_ildg_checksum(const char *path, hr_ildg_checksum *sums, char *err, size_t errlen) {
+  memset(sums, 0, sizeof *sums);
+  lime_contents *c = malloc(sizeof *c);
+  if (c == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
+  hr_archive_info info;
+  memset(&info, 0, sizeof info);
+  int rc = lime_scan(path, c, err, errlen) == 0 &&
+                   info_from_contents(path, c, &info, err, errlen) == 0
+               ? 0
+               : -1;
+  if (rc == 0 && c->have_checksum) {
+    rc = checksum_record_values(path, c, &sums->file_suma, &sums->file_sumb, err, errlen);
+    sums->in_file = rc == 0;
+  }
+  const long long nsites = (long long)info.size[0] * info.size[1] * info.size[2] * info.size[3];
+  const size_t sb = (size_t)4 * 2 * info.ng * info.ng * (info.precision / 8);
+  if (rc == 0 && c->binary_bytes != nsites * (long long)sb) {
+    af_set_err(err, errlen,
+               "%s: wrong size of the ildg-binary-data record: %lld bytes, the ildg-format "
+               "record implies %lld (truncated or damaged file)",
+               path, c->binary_bytes, nsites * (long long)sb);
+    rc = -1;
+  }
+  if (rc == 0) {
+    /* whole lines of x in file order: the rank of a site is its position in the record */
+    const long long chunk = info.size[1];
+    unsigned char *buf = malloc((size_t)chunk * sb);
+    int fd = open(path, O_RDONLY);
+    uint32_t s[2] = {0, 0};
+    rc = buf != NULL && fd >= 0 ? 0 : -1;
+    for (long long r0 = 0; r0 < nsites && rc == 0; r0 += chunk) {
+      const off_t at = c->binary_offset + (off_t)(r0 * (long long)sb);
+      rc = af_pread_all(fd, buf, (size_t)chunk * sb, at);
+      for (long long k = 0; k < chunk && rc == 0; ++k)
+        scidac_add_site(s, r0 + k, buf + (size_t)k * sb, sb);
+    }
+    if (rc != 0)
+      af_set_err(err, errlen, "%s: cannot read the ildg-binary-data record: %s", path,
+                 strerror(errno));
+    if (fd >= 0) close(fd);
+    free(buf);
+    sums->data_suma = s[0];
+    sums->data_sumb = s[1];
+  }
   free(c);
   return rc;
 }
@@ -382,20 +534,16 @@ int ildg_read_checked(const char *path, suNg_field *u, char *err, size_t errlen)
   }
   scidac_reduce(sums);
   if (c->have_checksum) {
-    char a[64] = "", b[64] = "";
-    xml_value(c->checksum_xml, "suma", a, sizeof a);
-    xml_value(c->checksum_xml, "sumb", b, sizeof b);
-    char *ea, *eb;
-    const unsigned long fa = strtoul(a, &ea, 16), fb = strtoul(b, &eb, 16);
-    if (ea == a || eb == b) {
-      af_set_err(err, errlen, "%s: the scidac-checksum record has no suma/sumb", path);
+    uint32_t fa, fb;
+    if (checksum_record_values(path, c, &fa, &fb, err, errlen) != 0) {
       free(c);
       return -1;
     }
     if (fa != sums[0] || fb != sums[1]) {
       af_set_err(err, errlen,
-                 "%s: checksum mismatch: the scidac-checksum record says suma=%lx sumb=%lx, "
-                 "the data give suma=%08" PRIx32 " sumb=%08" PRIx32 " (damaged file)",
+                 "%s: checksum mismatch: the scidac-checksum record says suma=%" PRIx32
+                 " sumb=%" PRIx32 ", the data give suma=%08" PRIx32 " sumb=%08" PRIx32
+                 " (damaged file)",
                  path, fa, fb, sums[0], sums[1]);
       free(c);
       return -1;

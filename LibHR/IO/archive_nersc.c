@@ -56,8 +56,26 @@ static char *trim(char *s) {
   return s;
 }
 
-static int parse_header(const char *path, nersc_header *h, char *err, size_t errlen) {
+/* Append key = value to the list *fields of *count entries (capacity *room). */
+static void add_field(hr_archive_field **fields, int *count, int *room, const char *key,
+                      const char *value) {
+  if (*count == *room) {
+    *room = *room ? 2 * *room : 16;
+    hr_archive_field *grown = realloc(*fields, (size_t)*room * sizeof **fields);
+    if (grown == NULL) hr_fatal(HR_EXIT_SETUP, "out of memory");
+    *fields = grown;
+  }
+  snprintf((*fields)[*count].key, sizeof (*fields)[*count].key, "%s", key);
+  snprintf((*fields)[*count].value, sizeof (*fields)[*count].value, "%s", value);
+  ++*count;
+}
+
+/* Parse the header of path into *h; with fields != NULL also collect every KEY = VALUE line
+ * in order (*fields malloc'd, *count entries). */
+static int parse_header_fields(const char *path, nersc_header *h, hr_archive_field **fields,
+                               int *count, char *err, size_t errlen) {
   memset(h, 0, sizeof *h);
+  int room = 0;
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
     af_set_err(err, errlen, "%s: cannot open the configuration file: %s", path, strerror(errno));
@@ -83,6 +101,7 @@ static int parse_header(const char *path, nersc_header *h, char *err, size_t err
     if (eq == NULL) continue;
     *eq = '\0';
     char *key = trim(l), *val = trim(eq + 1);
+    if (fields != NULL) add_field(fields, count, &room, key, val);
     if (strncmp(key, "DIMENSION_", 10) == 0 && key[10] >= '1' && key[10] <= '4' && key[11] == 0)
       h->dims[key[10] - '1'] = atoi(val);
     else if (strcmp(key, "DATATYPE") == 0)
@@ -123,6 +142,22 @@ static int parse_header(const char *path, nersc_header *h, char *err, size_t err
       return -1;
     }
   return 0;
+}
+
+static int parse_header(const char *path, nersc_header *h, char *err, size_t errlen) {
+  return parse_header_fields(path, h, NULL, NULL, err, errlen);
+}
+
+int nersc_header_fields(const char *path, hr_archive_field **fields, int *count, char *err,
+                        size_t errlen) {
+  nersc_header h;
+  *fields = NULL;
+  *count = 0;
+  if (parse_header_fields(path, &h, fields, count, err, errlen) == 0) return 0;
+  free(*fields);
+  *fields = NULL;
+  *count = 0;
+  return -1;
 }
 
 /* Bytes of one site in the file. */

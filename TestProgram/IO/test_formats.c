@@ -12,6 +12,10 @@
  *  - stored configurations (SU(3)): HiRep -> ILDG -> HiRep and openQCD -> ILDG -> openQCD
  *    reproduce the files byte for byte (HiRep: the link bytes of the stored file, and all
  *    of the file LibHR writes directly, whose header plaquette is recomputed);
+ *  - the inspection API (converter --info): LIME records, record text, lfn, checksum of the
+ *    record and of the data, header fields of HiRep and NERSC files; the deviation of links
+ *    from SU(N): random SU(N) and reunitarised float-rounded links below 1e-14, float-rounded
+ *    ones at single-precision rounding;
  *  - NERSC (SU(3)): files written here (3x3 big-endian double; 2-row little-endian single)
  *    are read with the right links; a wrong checksum or plaquette is refused, and so is a
  *    header with none of CHECKSUM, PLAQUETTE and LINK_TRACE (one of them suffices). */
@@ -21,6 +25,7 @@
 #include <unistd.h>
 
 #include "../Observables/obs_test.h"
+#include "md.h"
 
 static char grid_name[64];
 static int np[4];
@@ -237,6 +242,39 @@ static void ildg_cases(void) {
   CHECK(ot_links_differ(u, v) == 0, "64-bit ILDG round trip changed links");
   tc_case_end("ILDG 64-bit with lfn: LIME layout, links, checksum (independent reader)");
 
+  /* the inspection API of converter --info */
+  hr_lime_record *recs = NULL;
+  int nrec = 0;
+  CHECK(archive_lime_records(f, &recs, &nrec, err, sizeof err) == 0 && nrec == 4, "records: %s",
+        err);
+  static const char *const types[4] = {"ildg-format", "ildg-data-lfn", "ildg-binary-data",
+                                       "scidac-checksum"};
+  for (int i = 0; i < nrec && i < 4; ++i)
+    CHECK(strcmp(recs[i].type, types[i]) == 0 && recs[i].message_begin == (i == 0) &&
+              recs[i].message_end == (i == 3),
+          "record %d: '%s' MB %d ME %d", i, recs[i].type, recs[i].message_begin,
+          recs[i].message_end);
+  char text[4096] = "";
+  if (nrec == 4) {
+    CHECK(recs[2].bytes == (long long)GLB_VOLUME * 4 * 2 * NG * NG * 8, "binary record bytes");
+    CHECK(archive_lime_record_text(f, &recs[1], text, sizeof text, err, sizeof err) == 0 &&
+              strcmp(text, lfn) == 0,
+          "lfn record text '%s'", text);
+    CHECK(archive_lime_record_text(f, &recs[2], text, sizeof text, err, sizeof err) == 1,
+          "the binary record is not text");
+  }
+  free(recs);
+  CHECK(archive_ildg_lfn(f, text, sizeof text, err, sizeof err) == 1 && strcmp(text, lfn) == 0,
+        "lfn '%s' (%s)", text, err);
+  hr_ildg_checksum sums;
+  CHECK(archive_ildg_checksum(f, &sums, err, sizeof err) == 0 && sums.in_file &&
+            sums.file_suma == sums.data_suma && sums.file_sumb == sums.data_sumb,
+        "checksum of the record and of the data: %s", err);
+  double unitarity, det;
+  gauge_field_suN_deviation(u, &unitarity, &det);
+  CHECK(unitarity < 1e-14 && det < 1e-14, "random SU(N) links: deviation %g %g", unitarity, det);
+  tc_case_end("ILDG inspection: records, text, lfn, checksum; SU(N) deviation");
+
   CHECK(archive_write_ildg_checked(f, u, 32, NULL, err, sizeof err) == 0, "%s", err);
   CHECK(check_ildg_layout(f, u, 32, NULL) == 0, "layout of the 32-bit ILDG file");
   CHECK(archive_read_checked(v, f, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO, err, sizeof err) == 0,
@@ -251,7 +289,15 @@ static void ildg_cases(void) {
   }
   global_sum(&wrong, 1);
   CHECK(wrong == 0, "32-bit ILDG read gives %g numbers not equal to the float-rounded ones", wrong);
-  tc_case_end("ILDG 32-bit: layout, links rounded to float");
+  CHECK(archive_ildg_lfn(f, err, sizeof err, err, sizeof err) == 0, "no lfn record");
+  double unit32, det32;
+  gauge_field_suN_deviation(v, &unit32, &det32);
+  CHECK(unit32 > 1e-9 && unit32 < 1e-5 && det32 > 1e-9 && det32 < 1e-5,
+        "float-rounded links: deviation %g %g (single-precision rounding expected)", unit32, det32);
+  md_reunitarize_links(v);
+  gauge_field_suN_deviation(v, &unit32, &det32);
+  CHECK(unit32 < 1e-14 && det32 < 1e-14, "reunitarised links: deviation %g %g", unit32, det32);
+  tc_case_end("ILDG 32-bit: layout, links rounded to float, their deviation from SU(N)");
 
   /* damaged files; offsets for the 64-bit file without lfn: format record, binary header */
   archive_write(f, HR_ARCHIVE_ILDG, HR_ARCHIVE_BC_AUTO, u);
@@ -263,6 +309,10 @@ static void ildg_cases(void) {
   copy_modified(f, g, -1, bin_data + 1000, 0x01);
   int r = archive_read_checked(v, g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "checksum mismatch") && says(err, g), "flipped data byte: '%s'", err);
+  CHECK(archive_ildg_checksum(g, &sums, err, sizeof err) == 0 && sums.in_file &&
+            (sums.file_suma != sums.data_suma || sums.file_sumb != sums.data_sumb),
+        "flipped data byte: the data checksum equals the record's");
+  global_barrier(); /* every process has read g before it changes */
   copy_modified(f, g, -1, bin_data - 144 + 1, 0x20); /* magic of the binary-data header */
   r = archive_read_checked(v, g, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "damaged LIME file"), "damaged record header: '%s'", err);
@@ -272,9 +322,33 @@ static void ildg_cases(void) {
   r = archive_read_checked(v, f, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "not in the HiRep format"), "ILDG read as HiRep: '%s'", err);
   tc_case_end("ILDG: flipped byte, damaged header, truncation refused");
+  char h[256];
+  snprintf(h, sizeof h, "fmt_%s.hirep", grid_name);
+  archive_write(h, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_PERIODIC, u);
+  hr_archive_field *fields = NULL;
+  int nfields = 0;
+  CHECK(archive_header_fields(h, &fields, &nfields, err, sizeof err) == 0 && nfields == 6,
+        "HiRep header fields: %d (%s)", nfields, err);
+  if (nfields == 6) {
+    static const char *const keys[5] = {"NG", "T", "X", "Y", "Z"};
+    const int want[5] = {NG, 8, 4, 2, 6};
+    for (int i = 0; i < 5; ++i)
+      CHECK(strcmp(fields[i].key, keys[i]) == 0 && atoi(fields[i].value) == want[i],
+            "HiRep header field %d: %s = %s", i, fields[i].key, fields[i].value);
+    CHECK(strcmp(fields[5].key, "plaquette") == 0 &&
+              strtod(fields[5].value, NULL) == avr_plaquette(u),
+          "HiRep header plaquette %s = %s", fields[5].key, fields[5].value);
+  }
+  free(fields);
+  CHECK(archive_header_fields(f, &fields, &nfields, err, sizeof err) == 0 && nfields == 0,
+        "ILDG: no header fields (records instead)");
+  free(fields);
+  tc_case_end("HiRep header fields as stored");
+  global_barrier(); /* every process has read h */
   if (hr_rank() == 0) {
     remove(f);
     remove(g);
+    remove(h);
   }
   ot_gauge_free(u);
   ot_gauge_free(v);
@@ -522,6 +596,21 @@ static void nersc_cases(void) {
         "%s", err);
   CHECK(nersc_wrong_links(u, 0, 1e-14) == 0, "NERSC 2-row double: links differ");
   tc_case_end("NERSC: 3x3 double big-endian, 2-row single little-endian, 2-row double");
+  hr_archive_field *fields = NULL;
+  int nfields = 0;
+  CHECK(archive_header_fields(f, &fields, &nfields, err, sizeof err) == 0 && nfields == 18,
+        "NERSC header fields: %d (%s)", nfields, err);
+  if (nfields == 18)
+    CHECK(strcmp(fields[0].key, "HDR_VERSION") == 0 && strcmp(fields[0].value, "1.0") == 0 &&
+              strcmp(fields[15].key, "ENSEMBLE_ID") == 0 &&
+              strcmp(fields[15].value, "libhr-test") == 0 &&
+              strcmp(fields[17].key, "FLOATING_POINT") == 0 &&
+              strcmp(fields[17].value, "IEEE64BIG") == 0,
+          "NERSC header fields in file order: %s = %s, %s = %s", fields[0].key, fields[0].value,
+          fields[17].key, fields[17].value);
+  free(fields);
+  global_barrier(); /* every process has read f before it changes */
+  tc_case_end("NERSC header fields: every KEY = VALUE line in order");
   write_nersc(f, 3, 0, 0, 1, 0.0);
   int r = archive_read_checked(u, f, HR_ARCHIVE_UNKNOWN, HR_ARCHIVE_BC_AUTO, err, sizeof err);
   CHECK(r != 0 && says(err, "checksum mismatch") && says(err, f), "wrong checksum: '%s'", err);
