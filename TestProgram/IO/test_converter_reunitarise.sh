@@ -94,11 +94,14 @@ check "--reunitarise of double-precision links: deviation before below 1e-14" \
 check "--reunitarise of double-precision links: the plaquette changes by less than 1e-14" \
   differ "$(value $work/o4 'after reunitarisation: .*plaquette = ')" "$p_double" -1 1e-14
 
-# a 32-bit NERSC file (header in front of the 32-bit ILDG data: the same layout)
+# a 32-bit NERSC file (header in front of the 32-bit ILDG data: the same layout); NERSC headers
+# hold the plain average plaquette (open boundaries: the zero links included)
+p_plain=$(value $work/i1 'plaquette (every plaquette, the zero links included) = ')
+[ -n "$p_plain" ] || p_plain=$p_single
 data=$(sed -n 's/^record [0-9]* = ildg-binary-data, [0-9]* bytes, data at byte \([0-9]*\)$/\1/p' $work/i1)
 {
   printf 'BEGIN_HEADER\nDATATYPE = 4D_SU3_GAUGE_3x3\nDIMENSION_1 = 8\nDIMENSION_2 = 8\n'
-  printf 'DIMENSION_3 = 8\nDIMENSION_4 = 8\nPLAQUETTE = %s\nFLOATING_POINT = IEEE32BIG\n' "$p_single"
+  printf 'DIMENSION_3 = 8\nDIMENSION_4 = 8\nPLAQUETTE = %s\nFLOATING_POINT = IEEE32BIG\n' "$p_plain"
   printf 'END_HEADER\n'
   tail -c +$((data + 1)) $work/a32.ildg | head -c 1179648
 } > $work/f.nersc
