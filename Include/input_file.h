@@ -61,6 +61,18 @@ int input_read_block_keys(input_file *in, const char *block, int index, const in
  * invalid default value in `keys`). */
 void input_read(input_file *in, const char *block, const input_key *keys);
 
+/* Read exactly one of the alternative keys `keys` (a table, e.g. "mass" and "kappa"; their
+ * defaults are not used) from the top level (block == NULL) or the first block `block`: the
+ * one the file sets is read as by input_read_keys and its index goes to *which. Returns 0, or
+ * -1 with the message in errbuf: several set (at the line of the second one), a malformed or
+ * out-of-range value, none set (at the last line of the file, or the line opening the block;
+ * but a key of that scope that nobody reads and that is a near spelling of one of them is
+ * reported as unknown, at its line, as for a missing required key). */
+int input_read_one_of_keys(input_file *in, const char *block, const input_key *keys,
+                           int *which, char *errbuf, size_t errlen);
+/* input_read_one_of_keys that ends the program on error; returns the index of the key read. */
+int input_read_one_of(input_file *in, const char *block, const input_key *keys);
+
 /* Number of blocks called `block` (also declares `block` as a valid block name). */
 int input_count_blocks(input_file *in, const char *block);
 /* Whether the top level (block == NULL) or the first block `block` has `key`. */

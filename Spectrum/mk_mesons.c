@@ -11,9 +11,10 @@
  * mes:smear_sink the source / the sink is Gaussian smeared (mes:smear_kappa, mes:smear_steps;
  * links optionally smeared first, mes:link_smearing = none|ape|stout|hyp) and the channel
  * names gain _<source><sink> with l (local) or s (smeared), e.g. pi_ss, pi_sl. Conventions:
- * Doc/solvers_and_spectrum.md. Exit codes: 0 success, 2 bad input file or command line,
- * 3 missing / unreadable / mismatched configuration, 5 a solve that did not converge (no
- * correlator is printed for that configuration). */
+ * Doc/solvers_and_spectrum.md (also for the masses the operator allows). Exit codes: 0
+ * success, 2 bad input file or command line, 3 missing / unreadable / mismatched
+ * configuration, 5 a solve that did not converge or a clover block that is not positive
+ * definite on that gauge field (no correlator is printed for that configuration). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,22 +88,55 @@ static void read_smearing_params(input_file *in, mes_params *mp) {
       input_fail(in, NULL, hyp_keys[i], "must be in [0, 1] (got %g)", q->links.hyp[i]);
 }
 
-/* Reads the mes:* keys: exactly one of mes:mass and mes:kappa. */
-static void read_mes_params(input_file *in, mes_params *mp) {
-  const int has_mass = input_has_key(in, NULL, "mes:mass");
-  const int has_kappa = input_has_key(in, NULL, "mes:kappa");
-  if (has_mass && has_kappa)
-    input_fail(in, NULL, "mes:kappa", "give exactly one of mes:mass (bare mass m0) and "
-               "mes:kappa (m0 = 1/(2 kappa) - 4), not both");
-  if (!has_mass && !has_kappa)
-    hr_fatal(HR_EXIT_INPUT, "%s: mes:mass: give exactly one of mes:mass (bare mass m0) and "
-             "mes:kappa (m0 = 1/(2 kappa) - 4); neither is set", input_filename(in));
+/* Ends the program at the line of `key` (mes:mass or mes:kappa) when m0 leaves a diagonal
+ * block of the operator singular or indefinite for every gauge field. The even/odd solve
+ * inverts the blocks 4 + m0 + C site by site; where they are built (mes:csw > 0, or
+ * bc_t = open) they are factorised as L D L^+, which needs them positive definite
+ * (LibHR/Dirac/clover.c). C is traceless, so a block with 4 + m0 <= 0 (4 + m0 + cF - 1 <= 0
+ * on the slices 1 and GLB_T - 2 of open boundaries) never is. Without blocks (csw = 0, no
+ * open boundary) only 4 + m0 = 0 is singular. */
+static void check_mass(const input_file *in, const char *key, const mes_params *mp,
+                       const dirac_bc *bc, int glb_t) {
+  const int open_t = dirac_bc_open_t(bc);
+  const int by_kappa = strcmp(key, "mes:kappa") == 0;
+  char given[128];
+  if (by_kappa)
+    snprintf(given, sizeof given, "kappa = %.15g (m0 = 1/(2 kappa) - 4 = %.15g)", mp->kappa,
+             mp->m0);
+  else
+    snprintf(given, sizeof given, "m0 = %.15g", mp->m0);
+  if (mp->csw == 0. && !open_t) {
+    if (4. + mp->m0 == 0.)
+      input_fail(in, NULL, key, "%s is out of range: with mes:csw = 0 the even/odd solve "
+                 "divides by 4 + m0, here 0: choose m0 != -4", given);
+    return;
+  }
+  char with[64];
+  if (mp->csw != 0.)
+    snprintf(with, sizeof with, "with the clover term (mes:csw = %.15g)", mp->csw);
+  else
+    snprintf(with, sizeof with, "with bc_t = open");
+  /* the slices with the diagonal 4 + m0: all, or with open boundaries 2 .. GLB_T - 3 */
+  if ((!open_t || glb_t > 4) && !(4. + mp->m0 > 0.))
+    input_fail(in, NULL, key, "%s is out of range: %s m0 must be > -4 (kappa > 0): the "
+               "even/odd solve factorises the diagonal blocks 4 + m0 + C, which are positive "
+               "definite only if 4 + m0 > 0 (C is traceless; LibHR/Dirac/clover.c)", given, with);
+  if (open_t && !(3. + mp->m0 + bc->cf > 0.))
+    input_fail(in, NULL, key, "%s is out of range: with bc_t = open and cF = %.15g m0 must be "
+               "> -3 - cF = %.15g%s: the even/odd solve factorises the diagonal blocks "
+               "4 + m0 + cF - 1 + C of the time slices 1 and GLB_T - 2, which are positive "
+               "definite only if 3 + m0 + cF > 0 (C is traceless; LibHR/Dirac/clover.c)", given,
+               bc->cf, -3. - bc->cf, by_kappa ? " (kappa < 1/(2 (1 - cF)))" : "");
+}
+
+/* Reads the mes:* keys (exactly one of mes:mass and mes:kappa) and checks the mass against
+ * the operator that bc and mes:csw make. */
+static void read_mes_params(input_file *in, mes_params *mp, const dirac_bc *bc, int glb_t) {
   input_key keys[] = {
-      {has_mass ? "mes:mass" : "mes:kappa", INPUT_DOUBLE, has_mass ? &mp->m0 : &mp->kappa, NULL,
-       has_mass ? NULL : ">0", has_mass ? "bare mass m0" : "hopping parameter kappa"},
-      {"mes:csw", INPUT_DOUBLE, &mp->csw, "0", NULL, "clover coefficient"},
-      {"mes:precision", INPUT_DOUBLE, &mp->precision, "1e-12", ">0 <1",
-       "relative residual |b - D x| / |b| of every solve"},
+      {"mes:csw", INPUT_DOUBLE, &mp->csw, "0", ">=0", "clover coefficient"},
+      {"mes:precision", INPUT_DOUBLE, &mp->precision, "1e-12", ">=1e-15 <1",
+       "relative residual |b - D x| / |b| of every solve; below 1e-15 double precision cannot "
+       "reach it"},
       {"mes:maxiter", INPUT_INT, &mp->maxiter, "20000", ">=1", "iteration limit of a solve"},
       {"mes:mixed", INPUT_BOOL, &mp->mixed, "true", NULL,
        "mixed precision (single-precision iterations, reliable updates in double)"},
@@ -110,11 +144,18 @@ static void read_mes_params(input_file *in, mes_params *mp) {
       {"mes:source_t", INPUT_INT, &mp->source_t, "0", ">=0",
        "time slice of the point source (C(t) is printed for t = x_0 - source_t mod GLB_T)"},
       INPUT_KEYS_END};
-  input_declare_key(in, NULL, "mes:mass");
-  input_declare_key(in, NULL, "mes:kappa");
   input_read(in, NULL, keys);
   read_smearing_params(in, mp);
-  if (has_kappa) mp->m0 = 1.0 / (2.0 * mp->kappa) - 4.0;
+  /* |m0| <= 1e12: far beyond any physical bare mass, and below the masses at which the solves
+   * break down (mixed precision from about 1e17 on, double precision near 1e300) */
+  const input_key mass_keys[] = {
+      {"mes:mass", INPUT_DOUBLE, &mp->m0, NULL, ">=-1e12 <=1e12", "bare mass m0"},
+      {"mes:kappa", INPUT_DOUBLE, &mp->kappa, NULL, ">=5e-13",
+       "hopping parameter kappa, m0 = 1/(2 kappa) - 4"},
+      INPUT_KEYS_END};
+  const int kappa_given = input_read_one_of(in, NULL, mass_keys) == 1;
+  if (kappa_given) mp->m0 = 1.0 / (2.0 * mp->kappa) - 4.0;
+  check_mass(in, kappa_given ? "mes:kappa" : "mes:mass", mp, bc, glb_t);
 }
 
 int main(int argc, char **argv) {
@@ -128,7 +169,7 @@ int main(int argc, char **argv) {
   dirac_bc bc;
   dirac_bc_read_input(&bc, in);
   mes_params mp;
-  read_mes_params(in, &mp);
+  read_mes_params(in, &mp, &bc, gp.glb[0]);
   if (mp.source_t >= gp.glb[0])
     input_fail(in, NULL, "mes:source_t", "must be below GLB_T = %d (got %d)", gp.glb[0],
                mp.source_t);

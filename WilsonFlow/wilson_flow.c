@@ -1,12 +1,13 @@
 /* wilson_flow.c -- WilsonFlow/wilson_flow: the gradient flow of stored gauge configurations.
  * Usage: wilson_flow -i input_file [-o logfile] CONFIG... For each configuration (any format
- * archive.h recognises) it prints at flow time 0 and every `flow:meas every` up to
- * `flow:tmax`
+ * archive.h recognises) it prints, through the logger (prefix [MAIN][0]), at flow time 0 and
+ * every `flow:meas every` up to `flow:tmax`
  *   conf=<file> t=<t> Wact=<v> Yact=<v> Q=<v> t2E=<v> steps=<n>
- * then the time-slice sums as lines "conf=<file> t=<t> Wsl T=<t> <v>" (and Ysl, Qsl), and at
- * the end t0 and w0 (reference 0.3, linear interpolation) when the flow reached them. Keys:
- * lattice (GLB_*), grid (NP_*), bc_t = periodic|open, flow:action, flow:integrator, flow:eps,
- * flow:tolerance, flow:tmax, flow:meas every, flow:ms3 schedule (Doc/wilson_flow.md). */
+ * with `flow:time slices = true` followed by the time-slice sums as lines
+ * "conf=<file> t=<t> Wsl T=<t> <v>" (and Ysl, Qsl), and at the end t0 and w0 (reference 0.3,
+ * linear interpolation) when the flow reached them. Keys: lattice (GLB_*), grid (NP_*),
+ * bc_t = periodic|open, flow:action, flow:integrator, flow:eps, flow:tolerance, flow:tmax,
+ * flow:meas every, flow:ms3 schedule, flow:time slices (Doc/wilson_flow.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,10 @@
 typedef struct {
   wf_params p;
   double eps, tmax, meas_every;
+  int time_slices; /* print the time-slice sums Wsl, Ysl, Qsl */
 } flow_input;
 
+/* Reads the flow keys (and bc_t) of the input file into f. */
 static void read_flow_input(input_file *in, flow_input *f) {
   int bc, action, integrator;
   const input_key keys[] = {
@@ -42,6 +45,8 @@ static void read_flow_input(input_file *in, flow_input *f) {
        "flow time between measurements"},
       {"flow:ms3 schedule", INPUT_BOOL, &f->p.ms3_schedule, "false", NULL,
        "openQCD-2.0 ms3 step schedule (shorter steps below t = 1)"},
+      {"flow:time slices", INPUT_BOOL, &f->time_slices, "false", NULL,
+       "print the time-slice sums Wsl, Ysl, Qsl at every measurement"},
       INPUT_KEYS_END};
   input_read(in, NULL, keys);
   f->p.open_bc_t = bc == 1;
@@ -51,10 +56,12 @@ static void read_flow_input(input_file *in, flow_input *f) {
     input_fail(in, NULL, "flow:action", "with bc_t = open only flow:action = wilson is implemented");
 }
 
+/* The lines of one measurement: the totals, and the time-slice sums when asked for. */
 static void print_measurement(const char *conf, const wf_measurement *m, int open_bc_t,
-                              long steps) {
+                              int time_slices, long steps) {
   lprintf("MAIN", 0, "conf=%s t=%.10g Wact=%.16e Yact=%.16e Q=%.16e t2E=%.16e steps=%ld\n", conf,
           m->t, m->wact, m->yact, m->qtop, wf_t2E(m, open_bc_t), steps);
+  if (!time_slices) return;
   static const char *names[3] = {"Wsl", "Ysl", "Qsl"};
   const double *sl[3] = {m->wsl, m->ysl, m->qsl};
   for (int k = 0; k < 3; ++k)
@@ -62,6 +69,7 @@ static void print_measurement(const char *conf, const wf_measurement *m, int ope
       lprintf("MAIN", 0, "conf=%s t=%.10g %s T=%d %.16e\n", conf, m->t, names[k], t, sl[k][t]);
 }
 
+/* Flows configuration `conf` (read into u), printing every measurement and then t0 and w0. */
 static void flow_configuration(const char *conf, const flow_input *f, suNg_field *u) {
   archive_read(u, conf,
                HR_ARCHIVE_UNKNOWN, f->p.open_bc_t ? HR_ARCHIVE_BC_OPEN : HR_ARCHIVE_BC_PERIODIC);
@@ -79,17 +87,17 @@ static void flow_configuration(const char *conf, const flow_input *f, suNg_field
     steps += wf_flow(u, &f->p, t, target - t, &eps);
     t = target;
     wf_measure(&m, u, f->p.open_bc_t, t);
-    print_measurement(conf, &m, f->p.open_bc_t, steps);
+    print_measurement(conf, &m, f->p.open_bc_t, f->time_slices, steps);
     ts[k] = t;
     t2e[k] = wf_t2E(&m, f->p.open_bc_t);
   }
   const double t0 = wf_crossing(ts, t2e, nmeas, 0.3), w0 = wf_w0(ts, t2e, nmeas, 0.3);
   if (t0 > 0)
-    lprintf("MAIN", 0, "conf=%s t0=%.10g sqrt(t0)=%.10g\n", conf, t0, sqrt(t0));
+    lprintf("MAIN", 0, "conf=%s t0=%.16e sqrt(t0)=%.16e\n", conf, t0, sqrt(t0));
   else
     lprintf("MAIN", 0, "conf=%s t0 not reached (t^2 <E> < 0.3 up to t = %.10g)\n", conf, t);
   if (w0 > 0)
-    lprintf("MAIN", 0, "conf=%s w0=%.10g\n", conf, w0);
+    lprintf("MAIN", 0, "conf=%s w0=%.16e\n", conf, w0);
   else
     lprintf("MAIN", 0, "conf=%s w0 not reached\n", conf);
   wf_measurement_free(&m);

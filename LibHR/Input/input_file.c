@@ -777,6 +777,97 @@ void input_read(input_file *in, const char *block, const input_key *keys) {
     hr_fatal(in->error_is_internal ? HR_EXIT_INTERNAL : HR_EXIT_INPUT, "%s", err);
 }
 
+/* "a (help a) and b (help b)", or "'a = <number>' or 'b = <number>'" (lines), for the
+ * alternatives of input_read_one_of_keys. */
+static void list_alternatives(const input_key *keys, int lines, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (const input_key *k = keys; k->name != NULL && n < len; k++) {
+    const char *sep = k == keys ? "" : (k + 1)->name != NULL ? ", " : lines ? " or " : " and ";
+    if (lines)
+      n += (size_t)snprintf(buf + n, len - n, "%s'%s = %s'", sep, k->name, placeholder(k));
+    else if (k->help != NULL && *k->help != '\0')
+      n += (size_t)snprintf(buf + n, len - n, "%s%s (%s)", sep, k->name, k->help);
+    else
+      n += (size_t)snprintf(buf + n, len - n, "%s%s", sep, k->name);
+  }
+}
+
+int input_read_one_of_keys(input_file *in, const char *block, const input_key *keys,
+                           int *which, char *errbuf, size_t errlen) {
+  in->error_is_internal = 0;
+  int bi = -1; /* -1: top level; -2: a block the file lacks */
+  if (block != NULL) {
+    declare_block(in, block);
+    bi = find_block(in, block, 0);
+    if (bi < 0) bi = -2;
+  }
+  for (const input_key *k = keys; k->name != NULL; k++) input_declare_key(in, block, k->name);
+  /* the two keys set earliest in the file */
+  const input_key *first = NULL, *second = NULL;
+  int first_line = 0, second_line = 0;
+  for (const input_key *k = keys; k->name != NULL && bi >= -1; k++) {
+    const int ei = find_entry(in, bi, k->name);
+    if (ei < 0) continue;
+    const int line = in->entries[ei].line;
+    if (first == NULL || line < first_line) {
+      second = first;
+      second_line = first_line;
+      first = k;
+      first_line = line;
+    } else if (second == NULL || line < second_line) {
+      second = k;
+      second_line = line;
+    }
+  }
+  char names[1024], lines[1024];
+  list_alternatives(keys, 0, names, sizeof names);
+  list_alternatives(keys, 1, lines, sizeof lines);
+  if (second != NULL) {
+    set_error(errbuf, errlen, in->name, second_line, second->name,
+              "give only one of %s (%s is set on line %d): remove one of the two lines", names,
+              first->name, first_line);
+    return -1;
+  }
+  if (first != NULL) {
+    const input_key one[2] = {*first, INPUT_KEYS_END};
+    if (read_scope(in, bi, block, one, errbuf, errlen) != 0) return -1;
+    if (which != NULL) *which = (int)(first - keys);
+    return 0;
+  }
+  /* none set: a near spelling of one of them that nobody reads is the likely culprit */
+  const input_entry *misspelt = NULL;
+  for (const input_key *k = keys; k->name != NULL && bi >= -1; k++) {
+    const input_entry *e = near_unread_entry(in, bi, k->name);
+    if (e != NULL && (misspelt == NULL || e->line < misspelt->line)) misspelt = e;
+  }
+  if (misspelt != NULL) {
+    unknown_key_message(in, misspelt, block, errbuf, errlen);
+    return -1;
+  }
+  if (block == NULL)
+    set_error(errbuf, errlen, in->name, in->nlines, keys[0].name,
+              "required key missing: give exactly one of %s; add a line %s", names, lines);
+  else if (bi >= 0)
+    set_error(errbuf, errlen, in->name, in->blocks[bi].line, keys[0].name,
+              "required key missing in block '%s': give exactly one of %s; add a line %s",
+              block, names, lines);
+  else
+    set_error(errbuf, errlen, in->name, in->nlines, keys[0].name,
+              "required key missing: the file has no block '%s' (add a block '%s { ... }' "
+              "with a line %s): give exactly one of %s",
+              block, block, lines, names);
+  return -1;
+}
+
+int input_read_one_of(input_file *in, const char *block, const input_key *keys) {
+  char err[2048];
+  int which = -1;
+  if (input_read_one_of_keys(in, block, keys, &which, err, sizeof err) != 0)
+    hr_fatal(in->error_is_internal ? HR_EXIT_INTERNAL : HR_EXIT_INPUT, "%s", err);
+  return which;
+}
+
 int input_count_blocks(input_file *in, const char *block) {
   declare_block(in, block);
   int n = 0;

@@ -4,9 +4,11 @@
 #  1. SU(3) builds, the shipped input file on the stored open-boundary 8^4 configuration with
 #     gf:save: exit 0; one gaugefix line with theta below gf:tolerance; the Polyakov correlator
 #     at every r^2 of the 8^3 lattice (32 values); gluon lines with p2 ascending from 0; four
-#     quark lines; the saved fixed configuration, measured again with gf:type = none, gives the
-#     same Polyakov correlator to 1e-12 (it is gauge invariant) and is already fixed (theta of
-#     a second Landau fixing below the tolerance after 0 iterations);
+#     quark lines; the lines in the documented order (header, polyakov, gaugefix, saved,
+#     gluon, quark), each in its documented format (prefix [MAIN][0], %.16e); the saved fixed
+#     configuration, measured again with gf:type = none, gives the same Polyakov correlator
+#     to 1e-12 (it is gauge invariant) and is already fixed (theta of a second Landau fixing
+#     below the tolerance after 0 iterations);
 #  2. every build: impossible values stop before any work with exit code 2 and
 #     "file:line: key: ..." (gf:type = diagonal, gf:tolerance = -1, gf:save with gf:type =
 #     none, bc_t = open with the quark propagator); a missing configuration stops with exit
@@ -44,6 +46,17 @@ if "$prog" -i $work/run.in "$conf" > $work/run.out 2> $work/run.err; then
   check "gluon lines, p2 ascending from 0" sh -c "grep ' gluon p2=' $work/run.out |
     sed 's/.*p2=\([^ ]*\) D=.*/\1/' | awk 'NR == 1 && \$1 != 0 { exit 1 } NR > 1 && \$1 <= last { exit 1 } { last = \$1 } END { exit NR < 5 }'"
   check "four quark lines" test "$(grep -c ' quark n=' $work/run.out)" -eq 4
+  # the order and the formats of Doc/momentum_space.md, section 5
+  check "order: header, polyakov, gaugefix, saved, gluon, quark" test "$(sed \
+    -e 's/^\[MAIN\]\[0\]momentum: SU(.*/header/' -e 's/^\[MAIN\]\[0\]conf=[^ ]* \([a-z]*\) .*/\1/' \
+    $work/run.out | uniq | tr '\n' ' ')" = "header polyakov gaugefix saved gluon quark "
+  e16='-\{0,1\}[0-9]\.[0-9]\{16\}e[-+][0-9]\{2,3\}'
+  pre='^\[MAIN\]\[0\]conf=[^ ]* '
+  check "polyakov lines as documented" test "$(grep -c "${pre}polyakov r2=[0-9]* C=$e16\$" $work/run.out)" -eq 32
+  check "gaugefix line as documented" grep -q "${pre}gaugefix iterations=[0-9]* theta=$e16 functional=$e16\$" $work/run.out
+  check "saved line as documented" grep -q "${pre}saved the fixed configuration as $work/fixed\$" $work/run.out
+  check "gluon lines as documented" test "$(grep -c "${pre}gluon p2=$e16 D=$e16\$" $work/run.out)" -eq "$(grep -c ' gluon ' $work/run.out)"
+  check "quark lines as documented" test "$(grep -c "${pre}quark n=[0-9]*,[0-9]*,[0-9]*,[0-9]* p2=$e16 B=$e16,$e16 V0=$e16,$e16 V1=$e16,$e16 V2=$e16,$e16 V3=$e16,$e16\$" $work/run.out)" -eq 4
   check "fixed configuration saved" test -s $work/fixed
   sed 's/^gf:type = .*/gf:type = none/; /^quark:/d' "$input" > $work/none.in
   if "$prog" -i $work/none.in $work/fixed > $work/none.out 2>&1; then

@@ -1,8 +1,8 @@
 /* test_input_keys.c -- typed reading of keys through tables: full validation of integers,
  * numbers, booleans, choices and strings, defaults, required keys, unknown keys and blocks
  * with suggestions (also for a misspelt required key), ranges of numeric keys, errors in
- * values reported at the line of their key (input_fail), prefix iteration, and the
- * fatal-error wrappers. */
+ * values reported at the line of their key (input_fail), prefix iteration, exactly one of
+ * alternative keys (input_read_one_of_keys), and the fatal-error wrappers. */
 #include <check.h>
 #include <limits.h>
 #include <math.h>
@@ -582,6 +582,83 @@ START_TEST(test_misspelt_required_key) {
 }
 END_TEST
 
+START_TEST(test_exactly_one_of) {
+  double mass = 0, kappa = 0;
+  const input_key keys[] = {{"mass", INPUT_DOUBLE, &mass, NULL, NULL, "bare mass"},
+                            {"kappa", INPUT_DOUBLE, &kappa, NULL, ">0", "hopping parameter"},
+                            INPUT_KEYS_END};
+  int which = -1;
+  /* one of them: read, its index returned, the key counted as used */
+  input_file *in = parse_ok("GLB_T = 8\nkappa = 0.125\n");
+  ck_assert_int_eq(input_read_one_of_keys(in, NULL, keys, &which, err, sizeof err), 0);
+  ck_assert_int_eq(which, 1);
+  ck_assert(kappa == 0.125);
+  int t;
+  const input_key top[] = {{"GLB_T", INPUT_INT, &t, NULL, NULL, NULL}, INPUT_KEYS_END};
+  ck_assert_int_eq(input_read_keys(in, NULL, top, err, sizeof err), 0);
+  ck_assert_int_eq(input_check_unused(in, err, sizeof err), 0);
+  ck_assert_int_eq(input_read_one_of(in, NULL, keys), 1);
+  input_free(in);
+  /* its value is checked as by input_read_keys */
+  in = parse_ok("// a\nkappa = -1\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, NULL, keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:2: kappa: value -1 out of range: must be > 0 (hopping parameter)");
+  input_free(in);
+  /* both: at the line of the second */
+  in = parse_ok("kappa = 0.1\nGLB_T = 8\nmass = 0.2\n// end\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, NULL, keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:3: mass: give only one of mass (bare mass) and kappa (hopping "
+                        "parameter) (kappa is set on line 1): remove one of the two lines");
+  EXPECT_FATAL(input_read_one_of(in, NULL, keys), HR_EXIT_INPUT,
+               "run.in:3: mass: give only one of mass (bare mass) and kappa (hopping "
+               "parameter) (kappa is set on line 1): remove one of the two lines");
+  input_free(in);
+  /* neither: at the last line, naming both */
+  in = parse_ok("GLB_T = 8\n\n// end\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, NULL, keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:3: mass: required key missing: give exactly one of mass (bare "
+                        "mass) and kappa (hopping parameter); add a line 'mass = <number>' or "
+                        "'kappa = <number>'");
+  input_free(in);
+  /* neither, but a near spelling of one that nobody reads: that key, at its line */
+  in = parse_ok("GLB_T = 8\nmas = -0.3\n// end\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, NULL, keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:2: mas: unknown key (did you mean 'mass'?)");
+  input_free(in);
+  /* in a block: the line that opens it; a block the file lacks: the last line */
+  in = parse_ok("GLB_T = 8\nmonomial {\n  type = hmc\n  kapa = 0.1\n}\nquark {\n}\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, "quark", keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:6: mass: required key missing in block 'quark': give exactly "
+                        "one of mass (bare mass) and kappa (hopping parameter); add a line "
+                        "'mass = <number>' or 'kappa = <number>'");
+  ck_assert_int_ne(input_read_one_of_keys(in, "monomial", keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:4: kapa: unknown key in block 'monomial' (did you mean "
+                        "'kappa'?)");
+  ck_assert_int_ne(input_read_one_of_keys(in, "fermion", keys, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:7: mass: required key missing: the file has no block 'fermion' "
+                        "(add a block 'fermion { ... }' with a line 'mass = <number>' or "
+                        "'kappa = <number>'): give exactly one of mass (bare mass) and kappa "
+                        "(hopping parameter)");
+  input_free(in);
+  /* three alternatives */
+  const input_key three[] = {{"a", INPUT_INT, &t, NULL, NULL, NULL},
+                             {"b", INPUT_INT, &t, NULL, NULL, NULL},
+                             {"c", INPUT_INT, &t, NULL, NULL, NULL},
+                             INPUT_KEYS_END};
+  in = parse_ok("x = 1\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, "blk", three, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:1: a: required key missing: the file has no block 'blk' (add a "
+                        "block 'blk { ... }' with a line 'a = <integer>', 'b = <integer>' or "
+                        "'c = <integer>'): give exactly one of a, b and c");
+  input_free(in);
+  in = parse_ok("c = 3\nb = 2\na = 1\n");
+  ck_assert_int_ne(input_read_one_of_keys(in, NULL, three, &which, err, sizeof err), 0);
+  ck_assert_str_eq(err, "run.in:2: b: give only one of a, b and c (c is set on line 1): remove "
+                        "one of the two lines");
+  input_free(in);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("input_keys");
   TCase *values = tcase_create("values");
@@ -609,6 +686,7 @@ int main(void) {
   tcase_add_test(unused, test_prefix_iteration);
   tcase_add_test(unused, test_declared_key_is_suggested);
   tcase_add_test(unused, test_misspelt_required_key);
+  tcase_add_test(unused, test_exactly_one_of);
   suite_add_tcase(s, unused);
   return test_run_suite(s);
 }

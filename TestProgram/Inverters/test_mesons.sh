@@ -230,7 +230,7 @@ expect 2 "in_skappa:[0-9]*: mes:smear_kappa: must be in \[0, 100\] (got -0.1)" \
 # impossible values stop before any work, naming file, line and key
 sed 's/^mes:precision *=.*/mes:precision = -1e-10/' $work/in_pb >$work/in_negprec
 line=$(grep -n '^mes:precision' $work/in_negprec | cut -d: -f1)
-expect 2 "in_negprec:$line: mes:precision: value -1e-10 out of range: must be > 0 and < 1" \
+expect 2 "in_negprec:$line: mes:precision: value -1e-10 out of range: must be >= 1e-15 and < 1" \
   "negative precision" -i $work/in_negprec "$pb_hirep"
 sed 's/^GLB_T *=.*/GLB_T = 5/' $work/in_pb >$work/in_glb5
 line=$(grep -n '^GLB_T' $work/in_glb5 | cut -d: -f1)
