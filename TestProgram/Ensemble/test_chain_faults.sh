@@ -26,49 +26,9 @@ OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export OMP_NUM_THREADS OMP_WAIT_POLICY
 work=chain_faults_tmp
 rm -rf $work && mkdir -p $work || exit 99
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  what=$1
-  shift
-  if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. ${HR_SRCDIR:-../..}/TestProgram/Ensemble/ensemble_common.sh
 input() { # input FILE START NTRAJ DIR [EXTRA LINE]
-  cat > "$1" <<EOI
-GLB_T = 4
-GLB_X = 4
-GLB_Y = 4
-GLB_Z = 4
-csw = 1.0
-seed = 23
-gauge start = $2
-ntraj = $3
-tlen = 0.5
-save freq = 2
-conf dir = $4
-run name = hr
-monomial {
-  type = gauge
-  beta = 5.6
-  level = 1
-}
-monomial {
-  type = hmc
-  mass = 0.1
-  level = 0
-}
-integrator {
-  level = 0
-  type = omf2
-  steps = 2
-}
-integrator {
-  level = 1
-  type = lf
-  steps = 2
-}
-log:default = 10
-$5
-EOI
+  chain_input "$1" 4 antiperiodic 23 "$2" "$3" 2 hirep "$4" hr "$5"
 }
 line_of() { grep -n "^$2" "$1" | head -1 | cut -d: -f1; } # line_of FILE KEY
 # same_files DIR_A DIR_B STEP: configuration and .rng of STEP bitwise equal

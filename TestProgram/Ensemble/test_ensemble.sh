@@ -15,12 +15,7 @@ OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export OMP_NUM_THREADS OMP_WAIT_POLICY
 work=ensemble_tmp
 rm -rf $work && mkdir -p $work || exit 99
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  what=$1
-  shift
-  if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. ${HR_SRCDIR:-../..}/TestProgram/Ensemble/ensemble_common.sh
 ng=$(sed -n 's/^#define NG \([0-9]*\).*/\1/p' $bin/Include/hr_build_config.h)
 formats="hirep ildg"
 [ "$ng" = 3 ] && formats="$formats openqcd"
@@ -35,41 +30,8 @@ bc_t = $1
 EOI
 }
 hmc_input() { # hmc_input FILE BC_T FORMAT DIR START NTRAJ
-  { lattice "$2"; cat <<EOI
-csw = 1.0
-seed = 17
-gauge start = $5
-ntraj = $6
-tlen = 0.5
-save freq = 1
-save format = $3
-conf dir = $4
-run name = ens
-monomial {
-  type = gauge
-  beta = 5.6
-  level = 1
+  chain_input "$1" 6 "$2" 17 "$5" "$6" 1 "$3" "$4" ens
 }
-monomial {
-  type = hmc
-  mass = 0.2
-  level = 0
-}
-integrator {
-  level = 0
-  type = omf2
-  steps = 2
-}
-integrator {
-  level = 1
-  type = lf
-  steps = 2
-}
-log:default = 10
-EOI
-  } > "$1"
-}
-
 # readers LABEL BC_T CONF DIR: wilson_flow, mk_mesons and momentum (FFTW builds) read CONF
 readers() {
   label=$1; rbc=$2; rconf=$3; rd=$4
