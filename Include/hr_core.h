@@ -1,6 +1,6 @@
 /* hr_core.h -- start and end of a LibHR program: command line (-i input file, -o log file),
- * MPI start-up, the program's input file, rank/size queries, and output files that are
- * written whole or not at all. */
+ * MPI start-up, the program's input file, the build description, rank/size queries, writable
+ * output directories, and output files that are written whole or not at all. */
 #ifndef HR_CORE_H
 #define HR_CORE_H
 
@@ -22,6 +22,16 @@ input_file *hr_setup_with_names(int argc, char **argv, const char *default_input
                                 char ***names);
 /* End a program: flush and close logs, free the input file of hr_setup, MPI_Finalize. */
 void hr_finalize(void);
+
+/* Print the description of this build, one lprintf line each under `topic` at `level`: LibHR
+ * version and source revision, theory, MPI, OpenMP, GPU backend, vector instructions of the
+ * CPU Dirac kernels, FFTW, MPFR, debug checks, compiler and flags (format: Doc/input_files.md). */
+void hr_log_build_config(const char *topic, int level);
+/* Check, before any work, that output files can be written in `dir` (NULL or "": the current
+ * directory): create it and its missing parents, then create and remove a file in it (finds a
+ * read-only mount, missing permissions, a full disk). Returns 0, or -1 with the reason
+ * ("cannot create directory 'a/b': Permission denied") in err. Each calling process checks. */
+int hr_check_output_dir(const char *dir, char *err, size_t errlen);
 
 /* Wall-clock seconds since an arbitrary start (monotonic clock), for timings. */
 double hr_wtime(void);

@@ -90,7 +90,10 @@ void input_declare_key(input_file *in, const char *block, const char *key);
  * the first problem by line ("file:line: key: unknown key (did you mean 'X'?)", unknown or
  * extra block) in errbuf. */
 int input_check_unused(const input_file *in, char *errbuf, size_t errlen);
-/* input_check_unused that stops the program on error. Call it before any work starts. */
+/* input_check_unused that stops the program on error; then prints to the log (topic INPUT,
+ * level 0) every key read so far with the value used: "key = value", "block N: key = value"
+ * for the N-th block of that name, " (default)" where the file does not set the key; keys read
+ * later are printed as they are read. Call it once, before any work starts. */
 void input_finish(input_file *in);
 
 /* Line of `key` in the top level (block == NULL) or in the first block `block`; 0 when the

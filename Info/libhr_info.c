@@ -1,4 +1,6 @@
-/* libhr_info.c -- prints the configuration of this LibHR build and checks, numerically, the
+/* libhr_info.c -- prints the configuration of this LibHR build (hr_log_build_config: version,
+ * source revision, theory, MPI, OpenMP, GPU backend, vector instructions of the CPU Dirac
+ * kernels, FFTW, MPFR, debug checks, compiler and flags) and checks, numerically, the
  * group theory of the compiled theory: the generators T^a_R of the fermion representation must
  * give tr(T^a_R T^b_R) = T_R delta^{ab} and sum_a T^a_R T^a_R = C_2(R) 1 with the standard
  * values, and U -> U^R must be a unitary homomorphism on Haar-random SU(N) matrices.
@@ -70,15 +72,11 @@ int main(int argc, char **argv) {
   input_read(in, NULL, keys);
   input_finish(in);
 
-  lprintf("INFO", 0, "LibHR %s\n", LIBHR_VERSION);
-  lprintf("INFO", 0, "gauge group      : SU(%d)\n", NG);
-  lprintf("INFO", 0, "representation   : %s (%s), NF = %d%s\n", HR_REPR_NAME, HR_REPR_LONG_NAME, NF,
-          HR_REPR_IS_REAL ? ", real" : "");
-  lprintf("INFO", 0, "MPI              : %s (%d ranks)\n", HR_WITH_MPI ? "yes" : "no", hr_nranks());
-  lprintf("INFO", 0, "OpenMP           : %s (%d threads)\n", HR_WITH_OPENMP ? "yes" : "no", hr_nthreads());
-  lprintf("INFO", 0, "GPU backend      : %s\n", HR_GPU_NAME);
-  lprintf("INFO", 0, "site sizes       : suNg %zu B, suNf %zu B, spinor %zu B (double), %zu B (single)\n",
-          sizeof(suNg), sizeof(suNf), sizeof(suNf_spinor), sizeof(suNf_spinor_flt));
+  hr_log_build_config("INFO", 0);
+  lprintf("INFO", 0, "%-18s: %d MPI rank(s), %d OpenMP thread(s) per rank\n", "this run",
+          hr_nranks(), hr_nthreads());
+  lprintf("INFO", 0, "%-18s: suNg %zu B, suNf %zu B, spinor %zu B (double), %zu B (single)\n",
+          "site sizes", sizeof(suNg), sizeof(suNf), sizeof(suNf_spinor), sizeof(suNf_spinor_flt));
 
   double tr_def, cas_def, uni_def, hom_def;
   generator_defects(&tr_def, &cas_def);

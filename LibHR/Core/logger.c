@@ -1,5 +1,6 @@
 /* logger.c -- lprintf: messages by topic, per-topic verbosity (log:default, log:<topic>),
- * output of rank 0 to stdout or a file and of other ranks to their own files or nowhere. */
+ * output of rank 0 to stdout or a file and of other ranks to their own files or nowhere; log
+ * files are appended to, and a fatal error's message goes into them too (an error hook). */
 #include "logger.h"
 #include "hr_build_config.h"
 #include "hr_core.h"
@@ -137,6 +138,30 @@ void logger_read_input(struct input_file *in) {
   input_foreach_prefix(in, "log:", read_log_key, in);
 }
 
+/* Error hook: the message of a fatal error (as printed on stderr, without "[rank R] ") goes
+ * into the log file too, so that the log says why the run ended. */
+static void write_error_to_log(void) {
+  if (log_stream == NULL || !log_stream_is_file) return;
+  fprintf(log_stream, "%s\n", hr_last_error());
+  fflush(log_stream);
+}
+
+/* Exit with a message unless log file `name` can be written: its directory is created when missing and must
+ * take files (hr_check_output_dir). */
+static void check_log_directory(const char *name) {
+  char dir[4096], why[4096 + 256];
+  const char *slash = strrchr(name, '/');
+  if (slash == NULL)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == name)
+    snprintf(dir, sizeof dir, "/");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - name), name);
+  if (hr_check_output_dir(dir, why, sizeof why) != 0)
+    hr_fatal(HR_EXIT_IO, "log file '%s': %s; choose a log file (-o) where files can be written",
+             name, why);
+}
+
 void logger_set_output(const char *path, int all_ranks) {
   logger_close();
   log_output_chosen = 1;
@@ -154,9 +179,14 @@ void logger_set_output(const char *path, int all_ranks) {
     snprintf(name, sizeof name, "%s", path);
   else
     snprintf(name, sizeof name, "%s_%d", path, rank);
-  FILE *f = fopen(name, "w");
+  check_log_directory(name);
+  FILE *f = fopen(name, "a"); /* a restart with the same log keeps the earlier part */
   if (f == NULL)
     hr_fatal(HR_EXIT_IO, "cannot open log file '%s' for writing: %s", name, strerror(errno));
+  if (hr_atexit_error(write_error_to_log) != 0) {
+    fclose(f);
+    hr_error("no room for the error hook of the log file '%s'", name);
+  }
   log_stream = f;
   log_stream_is_file = 1;
 }

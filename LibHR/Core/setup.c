@@ -1,5 +1,6 @@
 /* setup.c -- start and end of a LibHR program: MPI start-up, command line (-i, -o, -h),
- * opening of the input file with its log:* keys, rank/size/thread queries. */
+ * the head of the log (separator line, command line, build, ranks and threads), opening of
+ * the input file with its log:* keys, rank/size/thread queries. */
 #include "dirac.h"
 #include "gpu.h"
 #include "hr_core.h"
@@ -8,9 +9,11 @@
 #include "input_file.h"
 #include "logger.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #if HR_WITH_MPI
 #include <mpi.h>
@@ -24,6 +27,8 @@ static input_file *setup_input = NULL;
 /* hr_setup_with_names: the names, and the options handed to hr_setup (kept until hr_finalize
  * so that a fatal error in hr_setup leaves nothing unfreed) */
 static char **setup_names = NULL, **setup_opts = NULL;
+/* Longest command line printed at the head of the log (longer ones end in "..."). */
+#define HR_COMMAND_LINE_MAX 4096
 
 int hr_mpi_running(void) {
 #if HR_WITH_MPI
@@ -116,17 +121,78 @@ static void log_gpu_devices(void) {
 }
 #endif
 
+/* The arguments joined by spaces into buf, each quoted for a POSIX shell ('...') where it
+ * holds other characters than letters, digits and _-+=.,/:@%; "..." at the end when cut. */
+static void format_command_line(int argc, char **argv, char *buf, size_t len) {
+  static const char plain[] = "_-+=.,/:@%";
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < argc && argv[i] != NULL; i++) {
+    const char *a = argv[i];
+    int quote = *a == '\0';
+    for (const char *c = a; *c && !quote; c++)
+      quote = !(isalnum((unsigned char)*c) || strchr(plain, *c) != NULL);
+    char word[1024];
+    size_t w = 0;
+    if (quote) word[w++] = '\'';
+    const char *c = a;
+    for (; *c && w + 9 < sizeof word; c++) { /* room for '\'', "..." and the closing ' */
+      if (*c == '\'') { /* ' becomes '\'' */
+        memcpy(word + w, "'\\''", 4);
+        w += 4;
+      } else {
+        word[w++] = *c;
+      }
+    }
+    if (*c != '\0') { /* an argument too long to show whole */
+      memcpy(word + w, "...", 3);
+      w += 3;
+    }
+    if (quote) word[w++] = '\'';
+    word[w] = '\0';
+    int used = snprintf(buf + n, len - n, "%s%s", i ? " " : "", word);
+    if (used < 0 || (size_t)used >= len - n) {
+      if (len > 4) snprintf(buf + len - 4, 4, "...");
+      return;
+    }
+    n += (size_t)used;
+  }
+}
+
+/* The first lines of a run's log: a separator naming the program, the date, time and host
+ * (a log file is appended to, so that it tells where each run begins), the command line, the
+ * working directory, the build, the ranks and threads. */
+static void log_head(const char *prog, const char *command_line) {
+  char when[64] = "unknown time", host[256] = "unknown", cwd[4096] = "unknown";
+  const time_t now = time(NULL);
+  struct tm local;
+  if (localtime_r(&now, &local) != NULL)
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &local);
+  if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "unknown");
+  host[sizeof host - 1] = '\0';
+  if (getcwd(cwd, sizeof cwd) == NULL) snprintf(cwd, sizeof cwd, "unknown");
+  lprintf("SETUP", 0, "======== %s: start %s, host %s ========\n", prog, when, host);
+  lprintf("SETUP", 0, "command line: %s\n", command_line);
+  lprintf("SETUP", 0, "working directory: %s\n", cwd);
+  hr_log_build_config("SETUP", 0);
+  lprintf("SETUP", 0, "%d MPI rank(s), %d OpenMP thread(s) per rank\n", hr_nranks(),
+          hr_nthreads());
+}
+
 /* Usage text of the options hr_setup understands. */
 static void format_usage(char *buf, size_t len, const char *prog, const char *default_input) {
   snprintf(buf, len,
            "usage: %s [-i INPUT_FILE] [-o LOG_FILE] [-h]\n"
            "  -i INPUT_FILE  input file to read (%s%s)\n"
-           "  -o LOG_FILE    write the log of rank 0 to LOG_FILE instead of standard output\n"
+           "  -o LOG_FILE    append the log of rank 0 to LOG_FILE instead of standard output\n"
            "  -h             print this help and exit",
            prog, default_input ? "default: " : "required", default_input ? default_input : "");
 }
 
-input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
+/* hr_setup, with the whole command line (for the log head) given apart: hr_setup_with_names
+ * hands over the options only. */
+static input_file *setup_program(int *argc, char ***argv, const char *default_input,
+                                 const char *command_line) {
 #if HR_WITH_MPI
   int initialized = 0;
   MPI_Initialized(&initialized);
@@ -166,23 +232,20 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
     hr_fatal(HR_EXIT_INPUT, "%s: unknown %s '%s'\n%s", prog,
              arg[0] == '-' ? "option" : "argument", arg, usage);
   }
-  if (*argc > 1) { /* every argument was consumed */
-    *argc = 1;
-    (*argv)[1] = NULL;
-  }
   if (input_path == NULL) input_path = default_input;
   if (input_path == NULL)
     hr_fatal(HR_EXIT_INPUT, "%s: no input file; give one with -i INPUT_FILE\n%s", prog, usage);
 
   if (log_path != NULL) logger_set_output(log_path, 0);
+  log_head(prog, command_line);
+  if (*argc > 1) { /* every argument was consumed */
+    *argc = 1;
+    (*argv)[1] = NULL;
+  }
+  lprintf("SETUP", 0, "input file: %s\n", input_path);
   input_file *in = input_open(input_path);
   logger_read_input(in);
   setup_input = in;
-  lprintf("SETUP", 10, "%s: LibHR %s, SU(%d) with fermions in the %s representation (NF = %d)\n",
-          prog, LIBHR_VERSION, NG, HR_REPR_LONG_NAME, NF);
-  lprintf("SETUP", 10, "%d MPI rank(s), %d OpenMP thread(s) per rank, GPU backend: %s\n",
-          hr_nranks(), hr_nthreads(), HR_GPU_NAME);
-  lprintf("SETUP", 10, "input file: %s\n", input_path);
   /* the host side: cpu:prefetch = auto|off|neighbours|on|interleaved, the software prefetch
    * and site order of the CPU Dirac loops; comm:node_halo = on|off, the Dirac halo between
    * ranks of one node through its memory (accepted, and ignored, in builds without MPI);
@@ -234,6 +297,12 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
   return in;
 }
 
+input_file *hr_setup(int *argc, char ***argv, const char *default_input) {
+  char command_line[HR_COMMAND_LINE_MAX];
+  format_command_line(*argc, *argv, command_line, sizeof command_line);
+  return setup_program(argc, argv, default_input, command_line);
+}
+
 input_file *hr_setup_with_names(int argc, char **argv, const char *default_input, int *nnames,
                                 char ***names) {
   const size_t n = argc > 0 ? (size_t)argc : 1;
@@ -255,8 +324,10 @@ input_file *hr_setup_with_names(int argc, char **argv, const char *default_input
       opts[nopt++] = argv[++i];
   }
   opts[nopt] = NULL;
+  char command_line[HR_COMMAND_LINE_MAX];
+  format_command_line(argc, argv, command_line, sizeof command_line);
   char **o = opts;
-  input_file *in = hr_setup(&nopt, &o, default_input);
+  input_file *in = setup_program(&nopt, &o, default_input, command_line);
   *nnames = nn;
   *names = setup_names;
   return in;

@@ -1,10 +1,12 @@
 /* input_file.c -- the reader of LibHR input files: parsing of "key = value" lines, "//"
  * comments and "name { ... }" blocks; typed, fully validated reading of keys from tables;
  * bookkeeping of the keys read, so that unknown keys are reported with the nearest valid
- * spelling; ranges of numeric keys; errors in values checked by the programs (input_fail).
+ * spelling; ranges of numeric keys; errors in values checked by the programs (input_fail);
+ * the record of every key read with the value used, printed to the log by input_finish.
  * Every message has the form "file:line: key: what is wrong". */
 #include "input_file.h"
 #include "hr_error.h"
+#include "logger.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,6 +40,16 @@ typedef struct {
   char *key;
 } input_known_key;
 
+/* A key as the program used it, for the log (input_finish). */
+typedef struct {
+  char *scope; /* block name, or NULL for the top level */
+  int index;   /* which block of that name (0-based) */
+  char *key;
+  char *value; /* the text of the file, or the default */
+  int is_default;
+  int logged;  /* already printed */
+} input_used_key;
+
 struct input_file {
   char *name;
   int nlines;
@@ -49,6 +61,9 @@ struct input_file {
   int n_known_keys, cap_known_keys;
   char **known_blocks;
   int n_known_blocks, cap_known_blocks;
+  input_used_key *used_keys;
+  int n_used_keys, cap_used_keys;
+  int log_used_keys; /* set by input_finish: keys read from then on are printed at once */
   int error_is_internal; /* set when the last error comes from the program, not the file */
 };
 
@@ -319,6 +334,12 @@ void input_free(input_file *in) {
     free(in->known_keys[i].key);
   }
   for (int i = 0; i < in->n_known_blocks; i++) free(in->known_blocks[i]);
+  for (int i = 0; i < in->n_used_keys; i++) {
+    free(in->used_keys[i].scope);
+    free(in->used_keys[i].key);
+    free(in->used_keys[i].value);
+  }
+  free(in->used_keys);
   free(in->entries);
   free(in->blocks);
   free(in->known_keys);
@@ -681,6 +702,46 @@ static const char *placeholder(const input_key *k) {
   return "<value>";
 }
 
+/* ------------------------------------------------------------------ record of used keys */
+
+/* Print the used keys not printed yet: "key = value", "block N: key = value" (N counted from
+ * 1), " (default)" where the file does not set the key. */
+static void log_used_keys(input_file *in) {
+  for (int i = 0; i < in->n_used_keys; i++) {
+    input_used_key *u = &in->used_keys[i];
+    if (u->logged) continue;
+    const char *value = *u->value != '\0' ? u->value : "\"\"";
+    const char *mark = u->is_default ? " (default)" : "";
+    if (u->scope == NULL)
+      lprintf("INPUT", 0, "%s = %s%s\n", u->key, value, mark);
+    else
+      lprintf("INPUT", 0, "%s %d: %s = %s%s\n", u->scope, u->index + 1, u->key, value, mark);
+    u->logged = 1;
+  }
+}
+
+/* Remember `value`, read for `key` of the index-th block `scope` (NULL: top level); a key
+ * read again keeps its place, with the last value. After input_finish: printed at once. */
+static void record_used_key(input_file *in, const char *scope, int index, const char *key,
+                            const char *value, int is_default) {
+  input_used_key *u = NULL;
+  for (int i = 0; i < in->n_used_keys && u == NULL; i++) {
+    input_used_key *v = &in->used_keys[i];
+    if (same_scope(v->scope, scope) && v->index == index && strcmp(v->key, key) == 0) u = v;
+  }
+  if (u != NULL && strcmp(u->value, value) == 0 && u->is_default == is_default) return;
+  if (u == NULL) {
+    GROW(in->used_keys, in->n_used_keys, in->cap_used_keys);
+    u = &in->used_keys[in->n_used_keys++];
+    *u = (input_used_key){scope ? xstrdup(scope) : NULL, index, xstrdup(key), NULL, 0, 0};
+  }
+  free(u->value);
+  u->value = xstrdup(value);
+  u->is_default = is_default;
+  u->logged = 0;
+  if (in->log_used_keys) log_used_keys(in);
+}
+
 /* ------------------------------------------------------------------ reading tables */
 
 /* An entry of block bi (-1: top level) that no table has read, whose key is not valid
@@ -704,10 +765,11 @@ static const input_entry *near_unread_entry(const input_file *in, int bi, const 
   return best;
 }
 
-/* Read `keys` from block index `bi` (-1: top level) of the scope `scope` (NULL: top level).
- * When the scope is a block the file lacks, bi is -2 and only defaults apply. */
-static int read_scope(input_file *in, int bi, const char *scope, const input_key *keys,
-                      char *errbuf, size_t errlen) {
+/* Read `keys` from block index `bi` (-1: top level) of the scope `scope` (NULL: top level),
+ * the index-th block of that name. When the scope is a block the file lacks, bi is -2 and only
+ * defaults apply. */
+static int read_scope(input_file *in, int bi, const char *scope, int index,
+                      const input_key *keys, char *errbuf, size_t errlen) {
   in->error_is_internal = 0;
   if (scope != NULL) declare_block(in, scope);
   for (const input_key *k = keys; k->name != NULL; k++) input_declare_key(in, scope, k->name);
@@ -724,6 +786,7 @@ static int read_scope(input_file *in, int bi, const char *scope, const input_key
         in->error_is_internal = rc == -2;
         return -1;
       }
+      record_used_key(in, scope, index, k->name, e->value, 0);
       continue;
     }
     if (k->default_value == NULL) {
@@ -755,6 +818,7 @@ static int read_scope(input_file *in, int bi, const char *scope, const input_key
       in->error_is_internal = 1;
       return -1;
     }
+    record_used_key(in, scope, index, k->name, k->default_value, 1);
   }
   return 0;
 }
@@ -766,9 +830,9 @@ int input_read_keys(input_file *in, const char *block, const input_key *keys, ch
 
 int input_read_block_keys(input_file *in, const char *block, int index, const input_key *keys,
                           char *errbuf, size_t errlen) {
-  if (block == NULL) return read_scope(in, -1, NULL, keys, errbuf, errlen);
+  if (block == NULL) return read_scope(in, -1, NULL, 0, keys, errbuf, errlen);
   int bi = find_block(in, block, index);
-  return read_scope(in, bi >= 0 ? bi : -2, block, keys, errbuf, errlen);
+  return read_scope(in, bi >= 0 ? bi : -2, block, index, keys, errbuf, errlen);
 }
 
 void input_read(input_file *in, const char *block, const input_key *keys) {
@@ -893,6 +957,7 @@ void input_foreach_prefix(input_file *in, const char *prefix,
     if (e->block == -1 && strncmp(e->key, prefix, n) == 0) {
       e->used = 1;
       fn(e->key, e->value, e->line, ctx);
+      record_used_key(in, NULL, 0, e->key, e->value, 0);
     }
   }
 }
@@ -956,6 +1021,8 @@ int input_check_unused(const input_file *in, char *errbuf, size_t errlen) {
 void input_finish(input_file *in) {
   char err[2048];
   if (input_check_unused(in, err, sizeof err) != 0) hr_fatal(HR_EXIT_INPUT, "%s", err);
+  log_used_keys(in);
+  in->log_used_keys = 1;
 }
 
 /* ------------------------------------------------------------------ errors in values */

@@ -1,6 +1,8 @@
 /* test_logger.c -- lprintf into a log file read back: "[TOPIC][level]" prefix, per-topic
  * and default levels (set directly and from log:* input keys), malformed levels, long
- * messages, whole lines under concurrent threads. */
+ * messages, whole lines under concurrent threads; a log file is appended to, its directory
+ * created when missing (refused under a regular file), and a fatal error's message goes
+ * into it. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,9 +178,49 @@ START_TEST(test_threads_write_whole_lines) {
 END_TEST
 
 START_TEST(test_unwritable_log_file) {
-  EXPECT_FATAL(logger_set_output("/nonexistent-dir/x.log", 0), HR_EXIT_IO,
-               "cannot open log file '/nonexistent-dir/x.log' for writing: No such file or "
-               "directory");
+  /* a log file under a regular file: its directory cannot be created */
+  char plain[600], bad_log[700], expected[2000];
+  snprintf(plain, sizeof plain, "%s/plain", log_dir);
+  FILE *f = fopen(plain, "w");
+  ck_assert_ptr_nonnull(f);
+  fclose(f);
+  snprintf(bad_log, sizeof bad_log, "%s/sub/x.log", plain);
+  snprintf(expected, sizeof expected,
+           "log file '%s': '%s' is not a directory; choose a log file (-o) where files can be "
+           "written",
+           bad_log, plain);
+  EXPECT_FATAL(logger_set_output(bad_log, 0), HR_EXIT_IO, expected);
+  unlink(plain);
+  /* a missing directory is created */
+  char sub_log[700], sub_dir[650];
+  snprintf(sub_dir, sizeof sub_dir, "%s/new", log_dir);
+  snprintf(sub_log, sizeof sub_log, "%s/x.log", sub_dir);
+  logger_set_output(sub_log, 0);
+  lprintf("MAIN", 0, "in a new directory\n");
+  logger_close();
+  ck_assert_int_eq(unlink(sub_log), 0);
+  ck_assert_int_eq(rmdir(sub_dir), 0);
+}
+END_TEST
+
+START_TEST(test_append_and_fatal_error_in_log) {
+  logger_set_output(log_path, 0);
+  lprintf("MAIN", 0, "first run\n");
+  /* a fatal error's message goes into the log file as well */
+  EXPECT_FATAL(hr_fatal(HR_EXIT_IO, "run.in:3: conf: cannot write 'x': %s", "No space left"),
+               HR_EXIT_IO, "run.in:3: conf: cannot write 'x': No space left");
+  logger_close();
+  /* opened again: appended, not truncated */
+  logger_set_output(log_path, 0);
+  lprintf("MAIN", 0, "second run\n");
+  logger_close();
+  /* once closed, errors go to stderr only */
+  EXPECT_FATAL(hr_fatal(HR_EXIT_INPUT, "not in the log"), HR_EXIT_INPUT, "not in the log");
+  char *text = read_log();
+  ck_assert_str_eq(text, "[MAIN][0]first run\n"
+                         "run.in:3: conf: cannot write 'x': No space left\n"
+                         "[MAIN][0]second run\n");
+  free(text);
 }
 END_TEST
 
@@ -192,6 +234,7 @@ int main(void) {
   tcase_add_test(tc, test_long_message);
   tcase_add_test(tc, test_threads_write_whole_lines);
   tcase_add_test(tc, test_unwritable_log_file);
+  tcase_add_test(tc, test_append_and_fatal_error_in_log);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

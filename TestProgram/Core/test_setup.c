@@ -70,7 +70,7 @@ START_TEST(test_setup_with_options) {
   char line[512], last[512] = "";
   int has_input_line = 0;
   char expected_input_line[600];
-  snprintf(expected_input_line, sizeof expected_input_line, "[SETUP][10]input file: %s\n",
+  snprintf(expected_input_line, sizeof expected_input_line, "[SETUP][0]input file: %s\n",
            input_path);
   while (fgets(line, sizeof line, f) != NULL) {
     has_input_line |= strcmp(line, expected_input_line) == 0;

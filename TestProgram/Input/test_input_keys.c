@@ -2,16 +2,19 @@
  * numbers, booleans, choices and strings, defaults, required keys, unknown keys and blocks
  * with suggestions (also for a misspelt required key), ranges of numeric keys, errors in
  * values reported at the line of their key (input_fail), prefix iteration, exactly one of
- * alternative keys (input_read_one_of_keys), and the fatal-error wrappers. */
+ * alternative keys (input_read_one_of_keys), the fatal-error wrappers, and the log of the
+ * keys used (input_finish). */
 #include <check.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../Core/catch_error.h"
 #include "input_file.h"
+#include "logger.h"
 #include "../check_suite.h"
 
 static char err[2048];
@@ -656,6 +659,64 @@ START_TEST(test_exactly_one_of) {
   ck_assert_str_eq(err, "run.in:2: b: give only one of a, b and c (c is set on line 1): remove "
                         "one of the two lines");
   input_free(in);
+/* The text of file `path`; caller frees. */
+static char *read_whole_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_ptr_nonnull(f);
+  char *text = calloc(65536, 1);
+  ck_assert_ptr_nonnull(text);
+  size_t n = fread(text, 1, 65535, f);
+  text[n] = '\0';
+  fclose(f);
+  return text;
+}
+
+START_TEST(test_used_keys_in_the_log) {
+  char dir[] = "/tmp/hr_test_input_echo_XXXXXX", log_path[600];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(log_path, sizeof log_path, "%s/echo.log", dir);
+  logger_set_output(log_path, 0);
+  input_file *in = parse_ok("log:default = 10\nntraj = 40\nname = \n"
+                            "monomial {\n  mass = 0.1\n}\nmonomial {\n  mass = -0.2\n}\n");
+  logger_read_input(in);
+  int ntraj = 0;
+  double csw = 0, mass = 0;
+  char name[INPUT_STRING_MAX];
+  input_key top[] = {{"ntraj", INPUT_INT, &ntraj, NULL, NULL, NULL},
+                     {"csw", INPUT_DOUBLE, &csw, "0", NULL, NULL},
+                     {"name", INPUT_STRING, name, "x", NULL, NULL},
+                     INPUT_KEYS_END};
+  input_read(in, NULL, top);
+  input_read(in, NULL, top); /* read twice: printed once */
+  input_key block[] = {{"mass", INPUT_DOUBLE, &mass, NULL, NULL, NULL},
+                       {"hasenbusch", INPUT_BOOL, NULL, "no", NULL, NULL},
+                       INPUT_KEYS_END};
+  for (int i = 0; i < input_count_blocks(in, "monomial"); i++)
+    ck_assert_int_eq(input_read_block_keys(in, "monomial", i, block, err, sizeof err), 0);
+  input_key smear[] = {{"rho", INPUT_DOUBLE, NULL, "0.1", NULL, NULL}, INPUT_KEYS_END};
+  input_read(in, "smear", smear); /* a block the file lacks: its defaults */
+  lprintf("MAIN", 0, "before input_finish\n");
+  input_finish(in);
+  /* a key read after input_finish is printed at once */
+  input_key late[] = {{"seed", INPUT_LONG, NULL, "7", NULL, NULL}, INPUT_KEYS_END};
+  input_read(in, NULL, late);
+  input_free(in);
+  logger_close();
+  char *text = read_whole_file(log_path);
+  ck_assert_str_eq(text, "[MAIN][0]before input_finish\n"
+                         "[INPUT][0]log:default = 10\n"
+                         "[INPUT][0]ntraj = 40\n"
+                         "[INPUT][0]csw = 0 (default)\n"
+                         "[INPUT][0]name = \"\"\n"
+                         "[INPUT][0]monomial 1: mass = 0.1\n"
+                         "[INPUT][0]monomial 1: hasenbusch = no (default)\n"
+                         "[INPUT][0]monomial 2: mass = -0.2\n"
+                         "[INPUT][0]monomial 2: hasenbusch = no (default)\n"
+                         "[INPUT][0]smear 1: rho = 0.1 (default)\n"
+                         "[INPUT][0]seed = 7 (default)\n");
+  free(text);
+  unlink(log_path);
+  rmdir(dir);
 }
 END_TEST
 
@@ -677,6 +738,7 @@ int main(void) {
   tcase_add_test(tables, test_same_input_on_repeated_parse);
   tcase_add_test(tables, test_ranges);
   tcase_add_test(tables, test_value_errors_name_the_line);
+  tcase_add_test(tables, test_used_keys_in_the_log);
   suite_add_tcase(s, tables);
   TCase *unused = tcase_create("unused");
   tcase_add_test(unused, test_unknown_key_with_suggestion);

@@ -90,13 +90,13 @@ $6
 log:default = 0
 EOI
 }
-run() { # run NPROC ARGS...
+run() { # run NPROC ARGS...: the correlator lines on stdout, the log (head, input) in a file
   n=$1
   shift
   if [ -n "$HR_MPIRUN" ]; then
-    "$HR_MPIRUN" -np "$n" --oversubscribe "$prog" "$@"
+    "$HR_MPIRUN" -np "$n" --oversubscribe "$prog" -o $work/mesons.log "$@"
   else
-    "$prog" "$@"
+    "$prog" -o $work/mesons.log "$@"
   fi
 }
 # compare FILE_A FILE_B TOL: the numbers after "C=" agree to TOL relative, element by element
