@@ -895,7 +895,7 @@ int input_read_one_of_keys(input_file *in, const char *block, const input_key *k
   }
   if (first != NULL) {
     const input_key one[2] = {*first, INPUT_KEYS_END};
-    if (read_scope(in, bi, block, one, errbuf, errlen) != 0) return -1;
+    if (read_scope(in, bi, block, 0, one, errbuf, errlen) != 0) return -1;
     if (which != NULL) *which = (int)(first - keys);
     return 0;
   }

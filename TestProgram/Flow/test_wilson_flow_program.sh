@@ -46,7 +46,8 @@ if "$prog" -i "$input" "$conf" > $work/run.out 2> $work/run.err; then
   check "t=0.2 Yact = 1.122513e+04" test "$(value 0.2 Yact 7)" = "1.122513e+04"
   check "t=0.2 Q = 4.21e-01" test "$(value 0.2 Q 3)" = "4.21e-01"
   check "no time-slice lines by default" test "$(grep -c ' [WYQ]sl T=' $work/run.out)" -eq 0
-  check "every line has the prefix [MAIN][0]" test "$(grep -vc '^\[MAIN\]\[0\]' $work/run.out)" -eq 0
+  check "every line after the head of the log has the prefix [MAIN][0]" \
+    test "$(grep -v '^\[SETUP\]\[0\]\|^\[INPUT\]\[0\]' $work/run.out | grep -vc '^\[MAIN\]\[0\]')" -eq 0
   e16='-\{0,1\}[0-9]\.[0-9]\{16\}e[-+][0-9]\{2,3\}'
   check "totals with %.16e" test "$(grep -c "^\[MAIN\]\[0\]conf=[^ ]* t=[0-9.]* Wact=$e16 Yact=$e16 Q=$e16 t2E=$e16 steps=[0-9]*\$" $work/run.out)" -eq 2
 elif grep -q "wrong gauge group\|SU(3)" $work/run.err; then
