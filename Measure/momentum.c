@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "boundary_conditions.h"
@@ -85,6 +86,15 @@ static void read_momentum_input(input_file *in, momentum_input *m) {
                "install libfftw3-dev and reconfigure");
   if (m->save[0] != '\0' && m->gf.kind == HR_GF_NONE)
     input_fail(in, NULL, "gf:save", "nothing to save with gf:type = none");
+}
+
+/* The file of gf:save for configuration `index` of `nconf`: the name itself for one
+ * configuration, "<name>_<index+1>" for several. */
+static void save_path(char *path, size_t len, const char *save, int index, int nconf) {
+  if (nconf == 1)
+    snprintf(path, len, "%s", save);
+  else
+    snprintf(path, len, "%s_%d", save, index + 1);
 }
 
 /* The momentum-space quark propagator S(p) = sum_x exp(-i p.x) S(x, 0) (Landau gauge when
@@ -175,10 +185,7 @@ static void measure_configuration(const char *conf, int index, int nconf,
                gauge_kind_name(m->gf.kind), m->gf.tolerance, m->gf.maxiter, r.theta);
     if (m->save[0] != '\0') {
       char path[INPUT_STRING_MAX + 32];
-      if (nconf == 1)
-        snprintf(path, sizeof path, "%s", m->save);
-      else
-        snprintf(path, sizeof path, "%s_%d", m->save, index + 1);
+      save_path(path, sizeof path, m->save, index, nconf);
       if (archive_write_checked(path, HR_ARCHIVE_HIREP, HR_ARCHIVE_BC_AUTO, u, err, sizeof err) != 0)
         hr_fatal(HR_EXIT_IO, "momentum: %s", err);
       lprintf("MAIN", 0, "conf=%s saved the fixed configuration as %s\n", conf, path);
@@ -193,6 +200,27 @@ static void measure_configuration(const char *conf, int index, int nconf,
     free(p2);
   }
   if (m->quark) quark_propagator(conf, m, u, bc);
+}
+
+/* Before any work: the folder of gf:save must be writable and no file it names may exist
+ * (saved files are never overwritten). */
+static void check_save_targets(const input_file *in, const char *save, int nconf) {
+  char dir[INPUT_STRING_MAX], err[1024];
+  snprintf(dir, sizeof dir, "%s", save);
+  char *slash = strrchr(dir, '/');
+  if (slash == NULL)
+    dir[0] = '\0';
+  else
+    slash[slash == dir ? 1 : 0] = '\0';
+  if (hr_check_output_dir(dir, err, sizeof err) != 0)
+    input_fail(in, NULL, "gf:save", "%s: choose a folder where files can be written", err);
+  for (int i = 0; i < nconf; i++) {
+    char path[INPUT_STRING_MAX + 32];
+    save_path(path, sizeof path, save, i, nconf);
+    if (access(path, F_OK) == 0)
+      input_fail(in, NULL, "gf:save", "%s exists: saved files are not overwritten; remove it or "
+                 "choose another gf:save", path);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -223,6 +251,7 @@ int main(int argc, char **argv) {
     if (archive_probe(&info, confs[i], err, sizeof err) != 0)
       hr_fatal(HR_EXIT_IO, "momentum: configuration %d of %d: %s", i + 1, nconf, err);
   }
+  if (m.save[0] != '\0') check_save_targets(in, m.save, nconf);
   geometry_init(&gp);
   lprintf("MAIN", 0, "momentum: SU(%d), lattice %dx%dx%dx%d, gauge %s (%s%s, tolerance %.3g)\n",
           NG, GLB_T, GLB_X, GLB_Y, GLB_Z, gauge_kind_name(m.gf.kind),

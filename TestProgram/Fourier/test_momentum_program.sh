@@ -47,9 +47,10 @@ if "$prog" -i $work/run.in "$conf" > $work/run.out 2> $work/run.err; then
     sed 's/.*p2=\([^ ]*\) D=.*/\1/' | awk 'NR == 1 && \$1 != 0 { exit 1 } NR > 1 && \$1 <= last { exit 1 } { last = \$1 } END { exit NR < 5 }'"
   check "four quark lines" test "$(grep -c ' quark n=' $work/run.out)" -eq 4
   # the order and the formats of Doc/momentum_space.md, section 5
-  check "order: header, polyakov, gaugefix, saved, gluon, quark" test "$(sed \
-    -e 's/^\[MAIN\]\[0\]momentum: SU(.*/header/' -e 's/^\[MAIN\]\[0\]conf=[^ ]* \([a-z]*\) .*/\1/' \
-    $work/run.out | uniq | tr '\n' ' ')" = "header polyakov gaugefix saved gluon quark "
+  check "order: header, polyakov, gaugefix, saved, gluon, quark" test "$(grep '^\[MAIN\]' \
+    $work/run.out | sed -e 's/^\[MAIN\]\[0\]momentum: SU(.*/header/' \
+    -e 's/^\[MAIN\]\[0\]conf=[^ ]* \([a-z]*\) .*/\1/' | uniq | tr '\n' ' ')" = \
+    "header polyakov gaugefix saved gluon quark "
   e16='-\{0,1\}[0-9]\.[0-9]\{16\}e[-+][0-9]\{2,3\}'
   pre='^\[MAIN\]\[0\]conf=[^ ]* '
   check "polyakov lines as documented" test "$(grep -c "${pre}polyakov r2=[0-9]* C=$e16\$" $work/run.out)" -eq 32
@@ -58,6 +59,10 @@ if "$prog" -i $work/run.in "$conf" > $work/run.out 2> $work/run.err; then
   check "gluon lines as documented" test "$(grep -c "${pre}gluon p2=$e16 D=$e16\$" $work/run.out)" -eq "$(grep -c ' gluon ' $work/run.out)"
   check "quark lines as documented" test "$(grep -c "${pre}quark n=[0-9]*,[0-9]*,[0-9]*,[0-9]* p2=$e16 B=$e16,$e16 V0=$e16,$e16 V1=$e16,$e16 V2=$e16,$e16 V3=$e16,$e16\$" $work/run.out)" -eq 4
   check "fixed configuration saved" test -s $work/fixed
+  "$prog" -i $work/run.in "$conf" > $work/twice.out 2>&1
+  rc=$?
+  check "the same gf:save again: refused before any work (exit 2), not overwritten" \
+    sh -c "test $rc -eq 2 && grep -q 'gf:save: $work/fixed exists: saved files are not overwritten' $work/twice.out && ! grep -q gaugefix $work/twice.out"
   sed 's/^gf:type = .*/gf:type = none/; /^quark:/d' "$input" > $work/none.in
   if "$prog" -i $work/none.in $work/fixed > $work/none.out 2>&1; then
     grep ' polyakov r2=' $work/run.out | sed 's/.* r2=\([^ ]*\) C=\([^ ]*\)/\1 \2/' > $work/c1
