@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "communications.h"
@@ -263,6 +264,9 @@ static void warn_single_precision(const suNg_field *u, const char *in, hr_archiv
 static void convert_command(hr_archive_format from, hr_archive_format to, int precision,
                             const char *lfn, int reunitarise_links, const char *in,
                             const char *out) {
+  if (access(out, F_OK) == 0)
+    hr_fatal(HR_EXIT_INPUT, "%s exists: the converter does not overwrite files; remove it or "
+             "choose another output name", out);
   hr_archive_info info;
   probe_or_die(in, &info);
   if (info.format != from)

@@ -64,6 +64,11 @@ $conv --from hirep --to hirep "$dir/HiRep_$pb" $work/a.hirep > /dev/null || fail
 $conv --from hirep --to openqcd $work/a.hirep $work/b.openqcd > /dev/null || fail=1
 $conv --from openqcd --to hirep $work/b.openqcd $work/c.hirep > /dev/null || fail=1
 check "round trip hirep -> openqcd -> hirep byte for byte" cmp -s $work/a.hirep $work/c.hirep
+cp $work/b.openqcd $work/b.copy
+$conv --from hirep --to openqcd $work/a.hirep $work/b.openqcd > $work/over.out 2>&1
+rc=$?
+check "an existing output file is refused (exit 2) and left as it was" \
+  sh -c "test $rc -eq 2 && grep -q 'b.openqcd exists: the converter does not overwrite' $work/over.out && cmp -s $work/b.openqcd $work/b.copy"
 check "openQCD link bytes equal the stored file" cmp -s -i 24 $work/b.openqcd "$dir/openQCD_$pb"
 check "HiRep link bytes equal the stored file" cmp -s -i 28 $work/a.hirep "$dir/HiRep_$pb"
 $conv --from openqcd --to hirep "$dir/openQCD_$ob" $work/d.hirep > /dev/null || fail=1
