@@ -86,6 +86,8 @@ for bc in antiperiodic open; do
       check "$bc $fmt: converter --info: time boundary $fbc" grep -q "^time boundary = $fbc" $d/info.out
       recomputed=$(grep "^plaquette = " $d/info.out | sed 's/^plaquette = //')
       check "$bc $fmt: log plaquette $logplaq = converter's $recomputed" test "$logplaq" = "$recomputed"
+      [ $fmt = ildg ] && check "$bc $fmt: the lfn record is the run name and trajectory" \
+        grep -q "^lfn = ens_n2\$" $d/info.out
       if [ $fmt = hirep ]; then
         header=$(grep "^header plaquette = " $d/info.out | sed 's/^header plaquette = \([^ ]*\).*/\1/')
         check "$bc $fmt: header plaquette $header = log plaquette" test "$header" = "$logplaq"
