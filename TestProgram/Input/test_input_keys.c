@@ -659,6 +659,9 @@ START_TEST(test_exactly_one_of) {
   ck_assert_str_eq(err, "run.in:2: b: give only one of a, b and c (c is set on line 1): remove "
                         "one of the two lines");
   input_free(in);
+}
+END_TEST
+
 /* The text of file `path`; caller frees. */
 static char *read_whole_file(const char *path) {
   FILE *f = fopen(path, "rb");
