@@ -176,4 +176,5 @@ if command -v unshare > /dev/null 2>&1 &&
 else
   echo "SKIP: read-only conf dir (no read-only bind mount can be made here)"
 fi
+[ $fail -eq 0 ] && rm -rf $work # kept for inspection when a check failed
 exit $fail

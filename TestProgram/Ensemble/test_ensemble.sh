@@ -138,4 +138,5 @@ for f in $d/ildg64 $d/ildg32 $d/openqcd $d/fixed; do
   hmc_input $f.dir/hmc.in antiperiodic hirep $f.dir/confs "$f new chain" 1
   check "$label: HMC/hmc starts a new chain from it" sh -c "$bin/HMC/hmc -i $f.dir/hmc.in > $f.dir/hmc.out 2>&1 && test -s $f.dir/confs/ens_n1"
 done
+[ $fail -eq 0 ] && rm -rf $work # kept for inspection when a check failed
 exit $fail
