@@ -32,6 +32,9 @@ void hr_log_build_config(const char *topic, int level);
  * read-only mount, missing permissions, a full disk). Returns 0, or -1 with the reason
  * ("cannot create directory 'a/b': Permission denied") in err. Each calling process checks. */
 int hr_check_output_dir(const char *dir, char *err, size_t errlen);
+/* The folder holding file `path` into dir (len bytes): "." for a name without '/', "/" for a
+ * file in the root. */
+void hr_parent_dir(char *dir, size_t len, const char *path);
 
 /* Wall-clock seconds since an arbitrary start (monotonic clock), for timings. */
 double hr_wtime(void);

@@ -206,12 +206,7 @@ static void measure_configuration(const char *conf, int index, int nconf,
  * (saved files are never overwritten). */
 static void check_save_targets(const input_file *in, const char *save, int nconf) {
   char dir[INPUT_STRING_MAX], err[1024];
-  snprintf(dir, sizeof dir, "%s", save);
-  char *slash = strrchr(dir, '/');
-  if (slash == NULL)
-    dir[0] = '\0';
-  else
-    slash[slash == dir ? 1 : 0] = '\0';
+  hr_parent_dir(dir, sizeof dir, save);
   if (hr_check_output_dir(dir, err, sizeof err) != 0)
     input_fail(in, NULL, "gf:save", "%s: choose a folder where files can be written", err);
   for (int i = 0; i < nconf; i++) {

@@ -150,13 +150,7 @@ static void write_error_to_log(void) {
  * take files (hr_check_output_dir). */
 static void check_log_directory(const char *name) {
   char dir[4096], why[4096 + 256];
-  const char *slash = strrchr(name, '/');
-  if (slash == NULL)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == name)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - name), name);
+  hr_parent_dir(dir, sizeof dir, name);
   if (hr_check_output_dir(dir, why, sizeof why) != 0)
     hr_fatal(HR_EXIT_IO, "log file '%s': %s; choose a log file (-o) where files can be written",
              name, why);

@@ -150,14 +150,8 @@ FILE *hr_ofile_stream(hr_ofile *f) { return f->stream; }
 
 /* fsync the directory holding `path`, so that the rename survives a crash. */
 static void sync_parent_directory(const char *path) {
-  const char *slash = strrchr(path, '/');
   char dir[4096];
-  if (slash == NULL)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  hr_parent_dir(dir, sizeof dir, path);
   int fd = open(dir, O_RDONLY);
   if (fd >= 0) {
     fsync(fd); /* best effort: some file systems refuse fsync on directories */

@@ -4,6 +4,7 @@
 #include "hr_core.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,6 +68,16 @@ static int try_a_file(const char *dir, char *err, size_t errlen) {
     return -1;
   }
   return 0;
+}
+
+void hr_parent_dir(char *dir, size_t len, const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL)
+    snprintf(dir, len, ".");
+  else if (slash == path)
+    snprintf(dir, len, "/");
+  else
+    snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
 int hr_check_output_dir(const char *dir, char *err, size_t errlen) {

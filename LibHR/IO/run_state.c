@@ -39,10 +39,7 @@ static const hr_archive_format save_formats[] = {HR_ARCHIVE_HIREP, HR_ARCHIVE_IL
 
 void run_chain_read_input(run_chain *c, input_file *in, const char *step) {
   memset(c, 0, sizeof *c);
-  char help_start[256], help_freq[128], help_limit[256];
-  snprintf(help_start, sizeof help_start,
-           "cold, hot, a saved configuration with its .rng (continues its chain), or "
-           "'<file> new chain' (a new chain from the links of <file>)");
+  char help_freq[128], help_limit[256];
   snprintf(help_freq, sizeof help_freq, "save every n %ss (0: never)", step);
   snprintf(help_limit, sizeof help_limit,
            "wall-clock seconds for the run (0: none): it stops, saved, after the last %s "
@@ -50,7 +47,9 @@ void run_chain_read_input(run_chain *c, input_file *in, const char *step) {
            step);
   int format = 0;
   const input_key keys[] = {
-      {"gauge start", INPUT_STRING, c->start, "cold", NULL, help_start},
+      {"gauge start", INPUT_STRING, c->start, "cold", NULL,
+       "cold, hot, a saved configuration with its .rng (continues its chain), or "
+       "'<file> new chain' (a new chain from the links of <file>)"},
       {"seed", INPUT_LONG, &c->seed, NULL, ">=0", "random-number seed of a new chain (>= 0)"},
       {"save freq", INPUT_INT, &c->save_freq, "0", ">=0", help_freq},
       {"save format", INPUT_CHOICE, &format, "hirep", "hirep|ildg|openqcd",
@@ -125,10 +124,11 @@ static int lock_chain(const char *dir, const char *name, char *lock_path, size_t
             lock_path, strerror(e));
     return 0;
   }
-  char text[128];
+  /* the holder's process id, for a person who finds the file (informative only) */
+  char text[64];
   const int n = snprintf(text, sizeof text, "pid %ld\n", (long)getpid());
-  if (ftruncate(fd, 0) == 0 && n > 0 && write(fd, text, (size_t)n) < 0) { /* informative only */
-  }
+  if (ftruncate(fd, 0) == 0 && n > 0 && write(fd, text, (size_t)n) != n)
+    lprintf("RUN", 10, "note: %s: the process id could not be written\n", lock_path);
   return 0;
 }
 

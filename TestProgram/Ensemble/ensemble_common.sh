@@ -1,11 +1,6 @@
-# ensemble_common.sh -- sourced by the tests of TestProgram/Ensemble: the check function and
-# the HMC input file of a short chain (4^3 x T, clover fermions, two integrator levels).
-fail=0
-check() { # check DESCRIPTION COMMAND...: print PASS or FAIL (and remember the failure)
-  what=$1
-  shift
-  if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+# ensemble_common.sh -- sourced by the tests of TestProgram/Ensemble: TestProgram/test_common.sh
+# and the HMC input file of a short chain (4^3 x T, clover fermions, two integrator levels).
+. "${HR_SRCDIR:-../..}/TestProgram/test_common.sh"
 # chain_input FILE T BC_T SEED START NTRAJ SAVE_FREQ SAVE_FORMAT DIR RUN_NAME [EXTRA LINE]
 chain_input() {
   cat > "$1" <<EOI

@@ -6,19 +6,9 @@
 # exit code 3 and a message naming the file. SU(3) builds; other builds check that the
 # openQCD file is refused. Exit: 0 pass, 1 fail.
 conv=../../Converter/converter
-dir=${HR_STORED_CONFS:-"${HR_SRCDIR:-../..}/TestProgram/data"}
-if [ ! -d "$dir" ]; then
-  echo "FAIL: stored configurations not found at $dir (HR_SRCDIR=$HR_SRCDIR)"
-  exit 1
-fi
+. "${HR_SRCDIR:-../..}/TestProgram/test_common.sh"
 work=conv_test_tmp
 rm -rf $work && mkdir $work || exit 99
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  d=$1
-  shift
-  if "$@"; then echo "PASS: $d"; else echo "FAIL: $d"; fail=1; fi
-}
 pb=qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1
 ng=$($conv --info "$dir/HiRep_$pb" | sed -n 's/^gauge group = SU(\(.*\))$/\1/p')
 built=$($conv --info "$dir/HiRep_$pb" | grep -c '^plaquette = unavailable')

@@ -9,19 +9,9 @@
 # file made here from the ILDG data; a file that is not a configuration fails with exit code 3.
 # Exit: 0 pass, 1 fail.
 conv=../../Converter/converter
-dir=${HR_STORED_CONFS:-"${HR_SRCDIR:-../..}/TestProgram/data"}
-if [ ! -d "$dir" ]; then
-  echo "FAIL: stored configurations not found at $dir (HR_SRCDIR=$HR_SRCDIR)"
-  exit 1
-fi
+. "${HR_SRCDIR:-../..}/TestProgram/test_common.sh"
 work=conv_info_tmp
 rm -rf $work && mkdir $work || exit 99
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  d=$1
-  shift
-  if "$@"; then echo "PASS: $d"; else echo "FAIL: $d"; fail=1; fi
-}
 has() { # has FILE LINE: FILE holds LINE exactly
   grep -qxF -- "$2" "$1"
 }

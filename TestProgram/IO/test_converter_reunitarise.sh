@@ -12,11 +12,7 @@
 # the ILDG data warns too. Links far from SU(3) (a damaged number in an ILDG file without
 # checksum) are refused with exit code 3 and no output file. Exit: 0 pass, 1 fail, 77 skip.
 conv=../../Converter/converter
-dir=${HR_STORED_CONFS:-"${HR_SRCDIR:-../..}/TestProgram/data"}
-if [ ! -d "$dir" ]; then
-  echo "FAIL: stored configurations not found at $dir (HR_SRCDIR=$HR_SRCDIR)"
-  exit 1
-fi
+. "${HR_SRCDIR:-../..}/TestProgram/test_common.sh"
 ob=openQCD_qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1
 if $conv --info "$dir/$ob" | grep -q '^plaquette = unavailable'; then
   echo "SKIP: not an SU(3) build"
@@ -24,12 +20,6 @@ if $conv --info "$dir/$ob" | grep -q '^plaquette = unavailable'; then
 fi
 work=conv_reunit_tmp
 rm -rf $work && mkdir $work || exit 99
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  d=$1
-  shift
-  if "$@"; then echo "PASS: $d"; else echo "FAIL: $d"; fail=1; fi
-}
 unitarity() { # unitarity FILE PREFIX: max |U U^+ - 1| of the line starting with PREFIX
   sed -n "s/^$2.*max |U U^+ - 1| = \([^,]*\),.*/\1/p" "$1"
 }

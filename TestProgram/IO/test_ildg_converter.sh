@@ -7,11 +7,7 @@
 # readable; a flipped data byte stops the conversion with exit code 3 and "checksum
 # mismatch"; --to nersc is refused (exit 2). Exit: 0 pass, 1 fail, 77 skip.
 conv=../../Converter/converter
-dir=${HR_STORED_CONFS:-"${HR_SRCDIR:-../..}/TestProgram/data"}
-if [ ! -d "$dir" ]; then
-  echo "FAIL: stored configurations not found at $dir (HR_SRCDIR=$HR_SRCDIR)"
-  exit 1
-fi
+. "${HR_SRCDIR:-../..}/TestProgram/test_common.sh"
 pb=qcd1_pb_L8T8_b6.0_c1.234_k0.13_r0_id4n1
 ob=qcd1_ob_L8T8_b12.0_c1.1329_k0.07n1
 if $conv --info "$dir/HiRep_$pb" | grep -q '^plaquette = unavailable'; then
@@ -20,12 +16,6 @@ if $conv --info "$dir/HiRep_$pb" | grep -q '^plaquette = unavailable'; then
 fi
 work=ildg_conv_tmp
 rm -rf $work && mkdir $work || exit 99
-fail=0
-check() { # check DESCRIPTION COMMAND...
-  d=$1
-  shift
-  if "$@"; then echo "PASS: $d"; else echo "FAIL: $d"; fail=1; fi
-}
 $conv --from hirep --to ildg "$dir/HiRep_$pb" $work/a.ildg > /dev/null || fail=1
 $conv --from ildg --to hirep $work/a.ildg $work/a.hirep > /dev/null || fail=1
 $conv --from hirep --to hirep "$dir/HiRep_$pb" $work/direct.hirep > /dev/null || fail=1
