@@ -10,6 +10,7 @@
  * sends per exchange, time per exchange (slowest process), and the send bandwidth per
  * process and summed over processes in GB/s (1 GB = 1e9 bytes). */
 #include "libhr.h"
+#include "halo_exchange.h"
 
 #include <stdlib.h>
 #include <string.h>

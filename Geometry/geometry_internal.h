@@ -1,12 +1,9 @@
 /* geometry_internal.h -- shared between the files of Geometry/ only: the layout builder,
- * the rank lookup it uses and the buffer limits. */
+ * and the rank lookup it uses. */
 #ifndef GEOMETRY_INTERNAL_H
 #define GEOMETRY_INTERNAL_H
 
 #include "geometry.h"
-
-/* At most 8 faces and 24 edges, each for two parities. */
-#define HR_GEOMETRY_MAX_BUFFERS 64
 
 /* Rank of the process at displacement d (entries -1, 0, +1) from this one in the grid
  * (periodic); 0 without MPI. */

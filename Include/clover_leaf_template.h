@@ -13,7 +13,9 @@
  *   CLT_VIEW                      the view type of the links
  *   CLT_LINK(out, v, ix, mu)      *out = U_mu(ix), CLT_LINK_ENTRY(v, ix, mu, k) its entry k
  *   CLT_UP(v, ix, mu), CLT_DN(v, ix, mu)   the neighbours of ix
- * which are undefined at the end. */
+ * which are undefined at the end.
+* Implemented in: Memory (header only; internal, not installed: included by
+ *  LibHR/Dirac/dirac_state_sites.h and LibHR/Observables/gauge_view_paths.h). */
 
 #ifndef CLT_NAME
 #error "clover_leaf_template.h: define CLT_NAME, CLT_MAT, CLT_DIM, CLT_M_, CLT_VIEW, CLT_LINK, CLT_LINK_ENTRY, CLT_UP and CLT_DN before including"

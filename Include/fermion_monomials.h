@@ -26,7 +26,8 @@
  * heatbath). A solve that does not converge stops the program.
  * Backends: the solves and Dirac operators run where hr_backend_current() says; the force
  * pieces are CPU loops (OpenMP, MPI halos), so in GPU builds each force evaluation brings its
- * spinor fields and links to the host and the momenta back (no GPU kernels for them yet). */
+ * spinor fields and links to the host and the momenta back (no GPU kernels for them yet).
+* Implemented in: Update/fermion_monomials.c, Update/fermion_force.c. */
 #ifndef FERMION_MONOMIALS_H
 #define FERMION_MONOMIALS_H
 

@@ -30,7 +30,8 @@
  * inverse, see dirac.h) records the version it was built from and is rebuilt on its next use
  * when the version differs. A program that changes a field's values through the pointer
  * itself calls host_write_<kind>(f) (or gpu_write_<kind>(f)) before it writes: that one call
- * is the whole contract. */
+ * is the whole contract.
+* Implemented in: Memory/fields.c, Memory/field_layout.c, Memory/field_exchange.c. */
 #ifndef FIELDS_H
 #define FIELDS_H
 

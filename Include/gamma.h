@@ -8,7 +8,8 @@
  * so every gamma_mu is Hermitian and unitary, {gamma_mu, gamma_nu} = 2 delta_mu,nu, and
  *   gamma5 = gamma0 gamma1 gamma2 gamma3 = diag(1, 1, -1, -1).
  * Each A_mu is monomial: row r has one non-zero entry, i^k in column p, with
- *   (p, k) = HR_GAMMA_PERM[mu][r], HR_GAMMA_IPOW[mu][r]. */
+ *   (p, k) = HR_GAMMA_PERM[mu][r], HR_GAMMA_IPOW[mu][r].
+* Implemented in: LibHR/Algebra (header only). */
 #ifndef GAMMA_H
 #define GAMMA_H
 

@@ -11,7 +11,8 @@
  * GPU thread holds rows instead of matrices (Doc/gpu.md). Used by the gauge observables
  * (LibHR/Observables/observables_sites.h, where it is called obs_gauge_view), the gauge
  * actions (Update/gauge_action_sites.h) and the pure-gauge update (Update/heatbath_sites.h).
- * Doc/fields_and_backends.md describes the two layouts. */
+ * Doc/fields_and_backends.md describes the two layouts.
+* Implemented in: Memory (header only). */
 #ifndef GAUGE_VIEW_H
 #define GAUGE_VIEW_H
 

@@ -2,7 +2,8 @@
  * grid, the geometry descriptors glattice / glat_even / glat_odd that say where every site of
  * a field lives in memory (pieces, send and receive buffers, copies), the neighbour tables
  * ipt / iup / idn, and the loop macros (_MASTER_FOR, _PIECE_FOR, _SITE_FOR, OpenMP-parallel
- * and reduction forms, _FIELD_AT). Doc/geometry.md explains the layout with an example. */
+ * and reduction forms, _FIELD_AT). Doc/geometry.md explains the layout with an example.
+* Implemented in: Geometry/geometry_init.c, Geometry/geometry_layout.c, Geometry/geometry_print.c. */
 #ifndef GEOMETRY_H
 #define GEOMETRY_H
 
@@ -20,6 +21,10 @@ extern "C" {
 struct input_file;
 
 /* ------------------------------------------------------------------ parameters */
+
+/* Send / receive buffers of a descriptor at most: 8 faces and 24 edges, each for two
+ * parities. */
+#define HR_GEOMETRY_MAX_BUFFERS 64
 
 /* Directions: 0 = t, 1 = x, 2 = y, 3 = z. */
 enum { HR_DIR_T = 0, HR_DIR_X = 1, HR_DIR_Y = 2, HR_DIR_Z = 3 };

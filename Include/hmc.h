@@ -12,7 +12,8 @@
  * whole trajectory length in steps; each of its "link updates" of length eps is a full
  * integration of level 1 over eps, and so on; the innermost level updates the links. The
  * forces of the monomials of level l are evaluated at level l only (cheap, stiff forces such
- * as the gauge action inside, expensive fermion forces outside). */
+ * as the gauge action inside, expensive fermion forces outside).
+* Implemented in: Update/hmc.c, Update/hmc_input.c, Update/hmc_monomials.c, Update/stout_force.c. */
 #ifndef HMC_H
 #define HMC_H
 

@@ -29,7 +29,8 @@
  * as one 64-bit access (float2). The device layout of gpu.h reads and writes fields through
  * them, and its alignment allows it (device memory starts 256-byte aligned, and every piece,
  * site and unit offset is a whole number of units). Off by default: the vector registers
- * make ptxas spill in kernels that now fit (Doc/gpu.md, "Wide loads"). */
+ * make ptxas spill in kernels that now fit (Doc/gpu.md, "Wide loads").
+* Implemented in: LibHR/Core (header only). */
 #ifndef HR_COMPLEX_H
 #define HR_COMPLEX_H
 

@@ -3,7 +3,8 @@
  * required key, an unknown key (nearest valid spelling suggested), a malformed value or a
  * repeated key stops the program with "file:line: key: what is wrong" before any work. Values
  * out of a key's range, and impossible combinations that a program checks itself
- * (input_fail), are reported the same way, at the line of the key. */
+ * (input_fail), are reported the same way, at the line of the key.
+* Implemented in: LibHR/Input/input_file.c. */
 #ifndef INPUT_FILE_H
 #define INPUT_FILE_H
 

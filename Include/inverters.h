@@ -16,29 +16,18 @@
  *     residual meets the tolerance; otherwise a non-zero status is returned and a message
  *     is logged at level 0 of topic "INVERTER" (it is never a silent wrong answer);
  *   - work fields are allocated once per solve (never per iteration) on the geometry of b;
- *   - b and x must be different fields on the same geometry; b is not modified. */
+ *   - b and x must be different fields on the same geometry; b is not modified.
+* Implemented in: Inverters/cg.c, Inverters/cg_mshift.c, Inverters/bicgstab.c, Inverters/minres.c,
+ *  Inverters/solver_common.c. */
 #ifndef INVERTERS_H
 #define INVERTERS_H
 
 #include "fields.h"
+#include "linear_operator.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* A linear operator on spinor fields of one geometry. apply is required; apply_flt (the
- * same operator in single precision) is needed by the mixed-precision solvers; apply_dag
- * (the adjoint; NULL for a Hermitian operator) by CGNE / CGNR. ctx is passed to every call.
- * flops: floating-point operations of one application (over all processes; 0 if unknown),
- * used for the flop counts of the result. out and in are always different fields. */
-typedef struct hr_linear_operator {
-  void (*apply)(spinor_field *out, const spinor_field *in, void *ctx);
-  void (*apply_flt)(spinor_field_flt *out, const spinor_field_flt *in, void *ctx);
-  void (*apply_dag)(spinor_field *out, const spinor_field *in, void *ctx);
-  void (*apply_dag_flt)(spinor_field_flt *out, const spinor_field_flt *in, void *ctx);
-  void *ctx;
-  double flops;
-} hr_linear_operator;
 
 /* Outcome of a solve. */
 typedef enum {

@@ -1,4 +1,5 @@
-/* libhr.h -- includes every public header of LibHR. */
+/* libhr.h -- includes every public header of LibHR.
+* Implemented in: all (includes every public header). */
 #ifndef LIBHR_H
 #define LIBHR_H
 
@@ -17,12 +18,14 @@
 #include "representation.h"
 #include "geometry.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "reduction.h"
 #include "backend.h"
 #include "field_kinds.h"
 #include "fields.h"
 #include "gpu.h"
 #include "linear_algebra.h"
+#include "linear_operator.h"
 #include "random_fields.h"
 #include "gauge_view.h"
 #include "gamma.h"

@@ -25,7 +25,8 @@
  * when the host copy is the current one, and marking written fields device-current); in CPU
  * builds on the host; the backend is the one of backend.h (hr_backend_set can force the host
  * path in a GPU build, to compare the two or to mix with host code).
- * Doc/fields_and_backends.md has the details. */
+ * Doc/fields_and_backends.md has the details.
+* Implemented in: Memory/linear_algebra.c, Memory/linear_algebra_gpu.c, Memory/la_reduce.c. */
 #ifndef LINEAR_ALGEBRA_H
 #define LINEAR_ALGEBRA_H
 

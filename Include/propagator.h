@@ -3,7 +3,8 @@
  * view of an operator): point sources, the even/odd preconditioned solve of D x = b with the
  * full solution reconstructed and checked with the full operator, the 4 x NF columns of a
  * point-source propagator, and the meson two-point functions. Conventions (gamma matrices,
- * signs, normalisation): Doc/solvers_and_spectrum.md. */
+ * signs, normalisation): Doc/solvers_and_spectrum.md.
+* Implemented in: LibHR/Spectrum/propagator.c, LibHR/Spectrum/quark_smearing.c. */
 #ifndef PROPAGATOR_H
 #define PROPAGATOR_H
 

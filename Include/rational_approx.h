@@ -2,7 +2,8 @@
  * range [lmin, lmax] with relative error max |r(x) x^(p/q) - 1|, computed by the Remez
  * algorithm in multiple precision (MPFR; absent from builds without it), in partial-fraction
  * form r(x) = a0 + sum_k a_k / (x + b_k), and kept in a small text cache file keyed by
- * (p/q, range, degree) (Doc/hmc.md, section RHMC). */
+ * (p/q, range, degree) (Doc/hmc.md, section RHMC).
+* Implemented in: Update/rational_approx.c. */
 #ifndef RATIONAL_APPROX_H
 #define RATIONAL_APPROX_H
 

@@ -13,7 +13,8 @@
  * term; for a sum of N terms the error is below N 2^(e-88) plus the roundings of the final
  * combination of the limb sums (3, each relative 2^-53), far below
  * double precision for sums of positive terms. A NaN or infinite value makes the result the
- * plain sum (NaN / Inf stay visible). Device arrays: hr_gpu_sum_exact_n, hr_gpu_sum_sites. */
+ * plain sum (NaN / Inf stay visible). Device arrays: hr_gpu_sum_exact_n, hr_gpu_sum_sites.
+* Implemented in: Memory/reduction.c, Memory/reduction_gpu.c. */
 #ifndef REDUCTION_H
 #define REDUCTION_H
 

@@ -5,7 +5,8 @@
  *     heatbath phi = h(Q^2) eta,             h(x) ~ x^(nf/4)
  * (Q, S_det as in fermion_monomials.h), solves by the mixed-precision multi-shift CG, and a
  * check of the spectral range of Q^2 (power iteration and Lanczos) against the range of the
- * approximations at the first heatbath and every meas_freq heatbaths (Doc/hmc.md, RHMC). */
+ * approximations at the first heatbath and every meas_freq heatbaths (Doc/hmc.md, RHMC).
+* Implemented in: Update/rhmc_monomial.c. */
 #ifndef RHMC_MONOMIAL_H
 #define RHMC_MONOMIAL_H
 

@@ -7,7 +7,8 @@
  * writes the .rng first and the configuration second, each through a temporary file: a kill at
  * any instant leaves the last complete pair, and at most temporary files and a lone .rng that
  * the next start removes and reports. A run stops cleanly, with its state saved, at a
- * wall-clock limit or on SIGTERM / SIGUSR1 (Doc/hmc.md, Doc/pure_gauge.md). */
+ * wall-clock limit or on SIGTERM / SIGUSR1 (Doc/hmc.md, Doc/pure_gauge.md).
+* Implemented in: Update/run_state.c. */
 #ifndef RUN_STATE_H
 #define RUN_STATE_H
 

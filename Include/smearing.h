@@ -3,7 +3,8 @@
  * exponential of the traceless antihermitian part of the staple sum), and HYP
  * (Hasenfratz-Knechtli, three levels of decorated links restricted to the hypercube). The
  * smeared field is a copy; the input is unchanged. All directions are smeared isotropically
- * (the time links too). Doc/wilson_flow.md, section "Smearing". */
+ * (the time links too). Doc/wilson_flow.md, section "Smearing".
+* Implemented in: Update/smearing.c. */
 #ifndef SMEARING_H
 #define SMEARING_H
 

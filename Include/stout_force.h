@@ -16,7 +16,8 @@
  *   Sigma(x,mu) = Sigma' exp(A) - rho C^+ Gamma + (the six staple terms of M = rho U^+ Gamma
  *                 of every link whose staples contain (x,mu));
  * Doc/hmc.md ("Stout-smeared fermions") has the derivation. Host loops (OpenMP, MPI halos);
- * in GPU builds the fields are brought to the host. */
+ * in GPU builds the fields are brought to the host.
+* Implemented in: Update/stout_force.c. */
 #ifndef STOUT_FORCE_H
 #define STOUT_FORCE_H
 

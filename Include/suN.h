@@ -31,7 +31,8 @@
  *   suNg_project_to_algebra(v, M)            v_a = 2 Im tr(T^a M)
  *   suNg_exp(U, v)                           U = exp(i v_a T^a)
  *   suNg_exp_matrix(U, X)                    U = exp(X)
- *   suNg_reunitarize(U)                      project U back to SU(NG) */
+ *   suNg_reunitarize(U)                      project U back to SU(NG)
+* Implemented in: LibHR/Algebra (header only). */
 #ifndef SUN_H
 #define SUN_H
 

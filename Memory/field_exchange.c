@@ -10,6 +10,7 @@
 #include "hr_error.h"
 #include "input_file.h"
 #include "memory_internal.h"
+#include "halo_exchange.h"
 
 #if HR_WITH_MPI && HR_GPU_BACKEND == HR_GPU_CUDA && defined(__has_include)
 #if __has_include(<mpi-ext.h>)

@@ -8,6 +8,7 @@
 #include "host_memory.h"
 #include "hr_error.h"
 #include "memory_internal.h"
+#include "halo_exchange.h"
 
 /* ------------------------------------------------------------------ kind descriptions */
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "fields.h"
 #include "field_pack.h"
 #include "gpu.h"

@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "gpu.h"
 #include "random.h"
 #include "random_fields.h"

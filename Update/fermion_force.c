@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "clover.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "fermion_force_gpu.h"
 #include "fermion_force_sites.h"
 #include "gamma.h"

@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "gauge_action_gpu.h"
 #include "gauge_action_sites.h"
 #include "gauge_view.h"

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "geometry.h"
 #include "hr_error.h"
 #include "linear_algebra.h"

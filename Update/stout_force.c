@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "gauge_view.h"
 #include "geometry.h"
 #include "hmc.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "dirac_state_sites.h"
 #include "geometry.h"
 #include "hr_error.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "dirac_gpu.h"
 #include "dirac_internal.h"
 #include "dirac_site.h"

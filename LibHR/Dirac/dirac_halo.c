@@ -16,6 +16,7 @@
 #include "hr_core.h"
 #include "host_memory.h"
 #include "hr_error.h"
+#include "halo_exchange.h"
 
 #if HR_WITH_MPI
 #include <sched.h>

@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "clover.h"
 #include "dirac.h"
 #include "fields.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "fourier.h"
 #include "geometry.h"
 #include "hr_core.h"

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "geometry.h"
 #include "hr_core.h"
 #include "hr_error.h"

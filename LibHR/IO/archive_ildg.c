@@ -14,6 +14,7 @@
 
 #include "archive_formats.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "geometry.h"
 #include "hr_error.h"
 #include "logger.h"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "geometry.h"
 #include "gpu.h"
 #include "hr_error.h"

@@ -22,6 +22,7 @@
 #include "dirac_site.h"
 
 #include "gamma.h"
+#include "halo_exchange.h"
 #if HR_WITH_OPENMP
 #include <omp.h>
 #endif

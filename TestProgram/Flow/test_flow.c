@@ -27,6 +27,7 @@
 #include "md.h"
 #include "smearing.h"
 #include "wilson_flow.h"
+#include "halo_exchange.h"
 
 static int np[4];
 

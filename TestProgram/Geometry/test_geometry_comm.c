@@ -15,6 +15,7 @@
 #endif
 
 #include "geo_test.h"
+#include "halo_exchange.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "geometry.h"
 #include "hr_error.h"
 #include "input_file.h"

@@ -14,6 +14,7 @@
 #include "inv_test.h"
 #include "representation.h"
 #include "suN_random.h"
+#include "halo_exchange.h"
 
 typedef double complex cplx;
 static const double PI = 3.14159265358979323846;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../Memory/field_test.h"
+#include "halo_exchange.h"
 
 /* Print one value of the reproducibility comparison in hex. */
 static void value_hex(const char *name, double v) {

@@ -19,6 +19,7 @@
 #include "gpu.h"
 #include "linear_algebra.h"
 #include "random_fields.h"
+#include "halo_exchange.h"
 
 #define PI 3.14159265358979323846
 

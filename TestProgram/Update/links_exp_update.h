@@ -5,6 +5,7 @@
 #define LINKS_EXP_UPDATE_H
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "fields.h"
 #include "geometry.h"
 #include "suN.h"

@@ -25,6 +25,7 @@
 #include "links_exp_update.h"
 #include "backend.h"
 #include "communications.h"
+#include "halo_exchange.h"
 #include "fields.h"
 #include "gauge_action.h"
 #include "geometry.h"

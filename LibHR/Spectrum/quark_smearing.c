@@ -9,6 +9,7 @@
 #include "logger.h"
 #include "propagator.h"
 #include "suN.h"
+#include "halo_exchange.h"
 
 void quark_smearing_init(quark_smearing *qs, const suNg_field *u, const dirac_bc *bc,
                          const quark_smearing_params *p) {

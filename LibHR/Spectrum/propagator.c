@@ -14,7 +14,7 @@
 #include "hr_error.h"
 #include "linear_algebra.h"
 #include "logger.h"
-#include "solver_internal.h"
+#include "inverters.h"
 
 /* ------------------------------------------------------------------ sources */
 

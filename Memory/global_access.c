@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "hr_error.h"
 
 enum { GA_STORE = 0, GA_ADD = 1, GA_FETCH = 2 };

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "communications.h"
+#include "halo_exchange.h"
 #include "gauge_view.h"
 #include "geometry.h"
 #include "hr_error.h"

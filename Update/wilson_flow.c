@@ -9,8 +9,8 @@
  * (Zi = eps Z(Wi)). The adaptive scheme compares W3 with the second-order result
  * exp(2 Z1 - 5/4 Z0) W1 = exp(9/4 X2 - 3/4 X1) W1 (exponent sum 2 Z1 - Z0 = the integral of
  * Z to second order). Observables: the totals from gauge_action_observables_compute
- * (Observables), the time-slice sums from the same per-site functions
- * (LibHR/Observables/observables_sites.h). */
+ * (observables.h), the time-slice sums from the per-site parts of gauge_flow_site_parts
+ * (observables.h), summed exactly per slice. */
 #include "wilson_flow.h"
 
 #include <math.h>
@@ -18,8 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../Observables/observables_sites.h"
-#include "../../Update/gauge_action_sites.h"
+#include "gauge_action_sites.h"
 #include "communications.h"
 #include "gauge_action.h"
 #include "geometry.h"
