@@ -1,4 +1,4 @@
-/* dirac.h -- the Wilson and Wilson-clover Dirac operators (DESIGN section 3, Doc/dirac.md):
+/* dirac.h -- the Wilson and Wilson-clover Dirac operators (Doc/conventions.md, Doc/dirac.md):
  *   D psi(x) = (4 + m0) psi(x) + C psi(x) + H psi(x),
  *   H psi(x) = -1/2 sum_mu [(1 - gamma_mu) U_mu(x) psi(x+mu)
  *                           + (1 + gamma_mu) U_mu(x-mu)^+ psi(x-mu)]   (hopping term),

@@ -117,7 +117,7 @@ ptx_vector_check LibHR/Dirac/dirac_gpu_cuda.cu "hopping kernels without clover" 
   'dirac_hop_kernel(_flt)?_[0-9]_[0-9]_0' "" "" -DHR_GPU_WIDE_LOADS=1 || status=1
 # The field algebra moves complex units whole in every build (la_sites.h): its kernels for the
 # complex kinds (all but scalar_field and suNg_av_field, whose units are reals).
-ptx_vector_check Inverters/linear_algebra_gpu_cuda.cu "field-algebra kernels of complex kinds" \
+ptx_vector_check Memory/linear_algebra_gpu_cuda.cu "field-algebra kernels of complex kinds" \
   'la_kernel_' 'scalar_field|suNg_av_field' 'sqnorm|prod|cg_update' || status=1
 
 nk=$(wc -l < "$tmp/table2")

@@ -82,7 +82,7 @@ for sm in $archs; do
   sass_of LibHR/Dirac/dirac_gpu_cuda.cu "$sm" "$tmp/dirac.sass" -DHR_GPU_WIDE_LOADS=1 &&
     widths "$tmp/dirac.sass" | awk -v sm="$sm" '{ print "dirac", sm, $0 }' >> "$tmp/table" ||
     status=1
-  sass_of Inverters/linear_algebra_gpu_cuda.cu "$sm" "$tmp/la.sass" &&
+  sass_of Memory/linear_algebra_gpu_cuda.cu "$sm" "$tmp/la.sass" &&
     widths "$tmp/la.sass" | awk -v sm="$sm" '{ print "la", sm, $0 }' >> "$tmp/table" ||
     status=1
 done

@@ -1,5 +1,5 @@
 /* reduction_sites.h -- the per-value mathematics of the exact sums of reduction.h, written
- * once for the host loops (Geometry/reduction.c) and the device kernels
+ * once for the host loops (Memory/reduction.c) and the device kernels
  * (Memory/reduction_gpu.c): the magnitude with its finiteness test, the scale of a sum, the
  * split of a value into integer-valued limbs; and the launchers of the device kernels
  * (internal to LibHR: the public entry points are hr_gpu_sum_exact_n and hr_gpu_sum_sites of
