@@ -1,5 +1,5 @@
 /* test_monomial_kinds.c -- tests of the table of monomial kinds (hmc.h, Update/hmc_monomials.c)
- * on a 4^4 lattice:
+ * on a 4^4 lattice, one process:
  *   - the table: the names in order (the choices of `type`), lookup by name and index;
  *   - reading: the monomial blocks of an input text (every kind) give the parameter records
  *     with the values of the file, the defaults of the keys left out, the rhmc range parsed;
@@ -153,14 +153,10 @@ static void check_build(hmc_params *h, const suNg_field *u) {
 }
 
 int main(int argc, char **argv) {
-  int np[4];
-  tc_start_grid(&argc, &argv, np);
+  tc_start(&argc, &argv);
   geometry_params gp;
-  geometry_params_default(&gp);
-  for (int mu = 0; mu < 4; mu++) {
-    gp.glb[mu] = 4;
-    gp.np[mu] = np[mu];
-  }
+  geometry_params_default(&gp); /* one process */
+  for (int mu = 0; mu < 4; mu++) gp.glb[mu] = 4;
   if (!tc_geometry_init(&gp, "test_monomial_kinds")) return 77;
   rng_init(2025);
   suNg_field *u = alloc_suNg_field(1, &glattice);
