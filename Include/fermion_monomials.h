@@ -23,7 +23,7 @@
  * The heatbath draws phi from its distribution (one Gaussian field, the global generator) and
  * returns the action at u, eta^+ eta + the determinant terms; it resets the solver bookkeeping
  * and the chronological history. Invalid parameters (tolerances <= 0, chrono out of 0..8,
- * dm < 0) stop the program when the monomial is built.
+ * dm < 0) end the program (exit code 2) when the monomial is built.
  * Solves: mixed-precision CG (cg_mixed_solve) on Q^2 with the relative residual mt_prec for
  * the heatbath and the action and force_prec for the force; with chrono = n > 0 the force
  * solve starts from the polynomial extrapolation of its last n solutions (forgotten at every

@@ -53,7 +53,7 @@ typedef struct hmc_monomial {
   void (*solver_stats)(struct hmc_monomial *m, hmc_solver_stats *st);
   void (*free)(struct hmc_monomial *m); /* release ctx (NULL: nothing to do) */
   void *ctx;                           /* the monomial's own data */
-  const struct hmc_monomial_kind *kind; /* the kind it was built from (hmc_monomial_new;
+  const struct hmc_monomial_kind *kind; /* the kind that built it (hmc_monomial_new;
                                            NULL for the stout wrapper) */
 } hmc_monomial;
 
@@ -94,7 +94,7 @@ typedef struct hmc_monomial_params {
                                 no check) */
   int meas_freq;             /* rhmc: spectral range measured every meas_freq heatbaths (0: at
                                 the first only) */
-  int strict;                /* rhmc: 1: a spectrum outside [lmin, lmax] stops the run */
+  int strict;                /* rhmc: 1: a spectrum outside [lmin, lmax] ends the run */
   char cache[256];           /* rhmc: cache file of the approximations ("": the default) */
 } hmc_monomial_params;
 
@@ -104,9 +104,9 @@ typedef struct hmc_monomial_kind {
   const char *name;
   int fermion; /* 1: it sees the fermions' links (stout-smeared with the smear block) */
   /* Read the keys of the index-th monomial block besides type into p (kind set already) and
-   * check them (hmc_read_block_keys, input_fail_block); stops with file:line: key messages. */
+   * check them (hmc_read_block_keys, input_fail_block); exits with file:line: key messages. */
   void (*read)(input_file *in, int index, hmc_monomial_params *p);
-  /* Its data for the parameters p (after geometry_init); stops on invalid parameters. */
+  /* Its data for the parameters p (after geometry_init); exits on invalid parameters. */
   void *(*init)(const hmc_monomial_params *p);
   void (*free)(void *data);
   /* Draw the pseudofermions; returns the action (NULL: no heatbath, e.g. the gauge action). */
@@ -204,7 +204,7 @@ typedef struct {
       name, fermion, prefix##_read, prefix##_init, prefix##_free, prefix##_heatbath,           \
       prefix##_action, prefix##_force_update, prefix##_solver_stats}
 
-/* Read `keys` from the index-th `block` of an input file; stops with the reader's message. */
+/* Read `keys` from the index-th `block` of an input file; exits with the reader's message. */
 void hmc_read_block_keys(input_file *in, const char *block, int index, const input_key *keys);
 /* The kind named `name` (the table of hmc_monomials.c), NULL if there is none. */
 const hmc_monomial_kind *hmc_monomial_kind_find(const char *name);
@@ -213,7 +213,7 @@ const hmc_monomial_kind *hmc_monomial_kind_at(int i);
 /* The kinds' names joined by '|' in table order (the choices of the key type). */
 const char *hmc_monomial_kind_names(void);
 /* p for the kind named `name` with every optional key at its default (level 0, mass 0, csw 0,
- * dirac_bc_default, periodic gauge boundaries); stops if there is no such kind. */
+ * dirac_bc_default, periodic gauge boundaries); exits if there is no such kind. */
 void hmc_monomial_params_init(hmc_monomial_params *p, const char *name);
 /* The monomial of p->kind (after geometry_init), on the thin links. */
 hmc_monomial *hmc_monomial_new(const hmc_monomial_params *p);
