@@ -8,7 +8,7 @@
  * (converter --info): header fields, LIME records, lfn and checksum of a file, and the
  * deviation of links from SU(NG). Formats, checks and the MPI write protocol:
  * Doc/archives_and_observables.md.
-* Implemented in: LibHR/IO/archive.c, LibHR/IO/archive_ildg.c, LibHR/IO/archive_nersc.c. */
+ * Implemented in: LibHR/IO/archive.c, LibHR/IO/archive_ildg.c, LibHR/IO/archive_nersc.c. */
 #ifndef ARCHIVE_H
 #define ARCHIVE_H
 

@@ -9,7 +9,7 @@
  * can also carry its own choice (dirac_op.backend, dirac.h). Every operation brings the
  * copies it reads to its side first and marks the fields it writes current there only
  * (fields.h), so mixing the backends never reads stale data.
-* Implemented in: Memory/backend.c. */
+ * Implemented in: Memory/backend.c. */
 #ifndef BACKEND_H
 #define BACKEND_H
 

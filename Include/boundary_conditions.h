@@ -18,7 +18,7 @@
  * solutions on the inner slices are those of openQCD's operator (which sets the fields on the
  * slices 0 and GLB_T - 1 to zero). The clover blocks carry the boundary, so with bc_t = open
  * the operator uses them even with csw = 0.
-* Implemented in: LibHR/Dirac/boundary_conditions.c. */
+ * Implemented in: LibHR/Dirac/boundary_conditions.c. */
 #ifndef BOUNDARY_CONDITIONS_H
 #define BOUNDARY_CONDITIONS_H
 

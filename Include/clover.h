@@ -8,7 +8,7 @@
  * L D L^+ (Cholesky form without square roots); a block that is not positive definite stops
  * the program. Blocks, inverses and log-determinants belong to a Dirac operator (dirac.h):
  * they are computed on first use and recomputed when its gauge field, csw or m0 changes.
-* Implemented in: LibHR/Dirac/clover.c. */
+ * Implemented in: LibHR/Dirac/clover.c. */
 #ifndef CLOVER_H
 #define CLOVER_H
 

@@ -14,7 +14,7 @@
  *   CLT_LINK(out, v, ix, mu)      *out = U_mu(ix), CLT_LINK_ENTRY(v, ix, mu, k) its entry k
  *   CLT_UP(v, ix, mu), CLT_DN(v, ix, mu)   the neighbours of ix
  * which are undefined at the end.
-* Implemented in: Memory (header only; internal, not installed: included by
+ * Implemented in: Memory (header only; internal, not installed: included by
  *  LibHR/Dirac/dirac_state_sites.h and LibHR/Observables/gauge_view_paths.h). */
 
 #ifndef CLT_NAME

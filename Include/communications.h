@@ -1,6 +1,6 @@
 /* communications.h -- the process grid's communicator and global reductions / broadcasts
  * over all processes (without MPI they do nothing).
-* Implemented in: Geometry/communications.c, Geometry/geometry_init.c. */
+ * Implemented in: Geometry/communications.c, Geometry/geometry_init.c. */
 #ifndef COMMUNICATIONS_H
 #define COMMUNICATIONS_H
 

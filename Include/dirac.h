@@ -28,7 +28,7 @@
  * GPU path send the halo as spin-projected half spinors (half the bytes of full spinors;
  * dirac_comm_stats_get counts them). Output and input must be different fields. In GPU
  * builds an operator runs where its backend says (backend.h).
-* Implemented in: LibHR/Dirac/dirac.c, LibHR/Dirac/dirac_ops_template.c,
+ * Implemented in: LibHR/Dirac/dirac.c, LibHR/Dirac/dirac_ops_template.c,
  *  LibHR/Dirac/dirac_state.c, LibHR/Dirac/dirac_halo.c. */
 #ifndef DIRAC_H
 #define DIRAC_H

@@ -14,7 +14,7 @@
  *   per direction and sign: projection 2 NF complex adds (4 NF flop), two mat-vecs
  *   2 (8 NF^2 - 2 NF) flop, accumulation 4 NF complex adds (8 NF flop); the first
  *   accumulation is a copy: total 8 (16 NF^2 + 8 NF) - 8 NF = 128 NF^2 + 56 NF.
-* Implemented in: LibHR/Dirac (header only; internal, not installed: the per-site kernels of
+ * Implemented in: LibHR/Dirac (header only; internal, not installed: the per-site kernels of
  *  LibHR/Dirac and of the fermion force in Update/). */
 #ifndef DIRAC_SITE_H
 #define DIRAC_SITE_H

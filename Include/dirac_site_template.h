@@ -14,7 +14,7 @@
  *   h_r = psi_r + s i^k_r psi_(2+p_r)          (r = 0, 1: the half spinor)
  *   (1 + s gamma_mu) psi = (h_0, h_1, lower) with lower_(p_r) = s i^(-k_r) h_r,
  * and the colour matrix commutes with the spin projection, so it is applied to h only.
-* Implemented in: LibHR/Dirac (header only; internal, not installed: instantiated twice by
+ * Implemented in: LibHR/Dirac (header only; internal, not installed: instantiated twice by
  *  dirac_site.h). */
 
 /* The parameters must be defined by the includer. */

@@ -20,6 +20,10 @@
  * U(x,mu) -> exp(i w T^a) U(x,mu) of the fundamental link (through U -> U^R, the boundary
  * phases and the clover leaves).
  *
+ * The heatbath draws phi from its distribution (one Gaussian field, the global generator) and
+ * returns the action at u, eta^+ eta + the determinant terms; it resets the solver bookkeeping
+ * and the chronological history. Invalid parameters (tolerances <= 0, chrono out of 0..8,
+ * dm < 0) end the program (exit code 2) when the monomial is built.
  * Solves: mixed-precision CG (cg_mixed_solve) on Q^2 with the relative residual mt_prec for
  * the heatbath and the action and force_prec for the force; with chrono = n > 0 the force
  * solve starts from the polynomial extrapolation of its last n solutions (forgotten at every
@@ -27,69 +31,33 @@
  * Backends: the solves and Dirac operators run where hr_backend_current() says; the force
  * pieces are CPU loops (OpenMP, MPI halos), so in GPU builds each force evaluation brings its
  * spinor fields and links to the host and the momenta back (no GPU kernels for them yet).
-* Implemented in: Update/fermion_monomials.c, Update/fermion_force.c. */
+ * Implemented in: Update/fermion_monomials.c, Update/fermion_force.c. */
 #ifndef FERMION_MONOMIALS_H
 #define FERMION_MONOMIALS_H
 
 #include "boundary_conditions.h"
 #include "dirac.h"
 #include "fields.h"
+#include "hmc.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Most solutions kept for the chronological initial guess. */
+/* Most solutions kept for the chronological initial guess (key chrono). */
 #define FERMION_CHRONO_MAX 8
 
-/* The two kinds of fermion monomial. */
-typedef enum {
-  FERMION_MONOMIAL_HMC = 0,       /* two degenerate flavours of mass m */
-  FERMION_MONOMIAL_HASENBUSCH = 1 /* the ratio of mass m to mass m + dm */
-} fermion_monomial_kind;
-
-/* Parameters of a fermion monomial. */
+/* The data of an hmc or hasenbusch monomial (the kinds "hmc" and "hasenbusch" of hmc.h,
+ * built by hmc_monomial_new; its ctx): parameters, pseudofermion field, solver bookkeeping. */
 typedef struct {
-  fermion_monomial_kind kind;
-  double m0;         /* bare mass m */
-  double dm;         /* hasenbusch: the heavier operator has mass m + dm (ignored for hmc) */
-  double csw;        /* clover coefficient (0: Wilson) */
-  dirac_bc bc;       /* fermion boundary conditions */
-  double mt_prec;    /* relative residual of the heatbath and action solves */
-  double force_prec; /* relative residual of the force solves */
-  int chrono;        /* force solves start from the extrapolation of the last chrono solutions
-                        (0: from zero; at most FERMION_CHRONO_MAX) */
-} fermion_monomial_params;
-
-/* A fermion monomial: its parameters, pseudofermion field and solver bookkeeping. */
-typedef struct {
-  fermion_monomial_params par;
+  hmc_monomial_params par;                /* mass, dm, csw, bc, mt_prec, force_prec, chrono */
+  int hasenbusch;                         /* 1: the kind hasenbusch */
   spinor_field *phi;                      /* pseudofermion field on glat_even */
   spinor_field *chrono_x;                 /* last solutions of the force solve (ring) */
   int chrono_n;                           /* solutions stored */
   int chrono_last;                        /* index of the newest one */
-  long iterations;                        /* solver iterations since the last heatbath */
-  double solver_seconds, solver_flops;    /* their time and floating-point operations */
+  hmc_solver_stats solver;                /* solver work since the last heatbath */
 } fermion_monomial;
-
-/* Defaults: hmc, m0 = 0, dm = 0, csw = 0, dirac_bc_default, mt_prec 1e-14, force_prec
- * 1e-10, chrono 0. */
-void fermion_monomial_params_default(fermion_monomial_params *p);
-/* A new monomial (phi = 0); stops on invalid parameters (tolerances <= 0, chrono out of
- * range, dm < 0). */
-fermion_monomial *fermion_monomial_new(const fermion_monomial_params *p);
-/* Free it (NULL is ignored). */
-void fermion_monomial_free(fermion_monomial *m);
-
-/* Draw phi from its distribution on the links u (one Gaussian field, the global generator);
- * returns the action at u, eta^+ eta + the determinant terms, and resets the solver
- * bookkeeping and the chronological history. */
-double fermion_monomial_heatbath(fermion_monomial *m, const suNg_field *u);
-/* The action of phi on the links u (solves to mt_prec). */
-double fermion_monomial_action(fermion_monomial *m, const suNg_field *u);
-/* p^a -= eps F^a on every link (solves to force_prec). */
-void fermion_monomial_force_update(fermion_monomial *m, const suNg_field *u, suNg_av_field *p,
-                                   double eps);
 
 /* ------------------------------------------------------------------ the force pieces */
 

@@ -18,7 +18,7 @@
  * HR_GPU_SITE_TYPES(X) calls X(type, unit) for every value type that read_gpu_<type> /
  * write_gpu_<type> exist for (gpu.h): the element types above and the suNf_vector parts of
  * spinors.
-* Implemented in: Memory (header only). */
+ * Implemented in: Memory (header only). */
 #ifndef FIELD_KINDS_H
 #define FIELD_KINDS_H
 

@@ -31,7 +31,7 @@
  * when the version differs. A program that changes a field's values through the pointer
  * itself calls host_write_<kind>(f) (or gpu_write_<kind>(f)) before it writes: that one call
  * is the whole contract.
-* Implemented in: Memory/fields.c, Memory/field_layout.c, Memory/field_exchange.c. */
+ * Implemented in: Memory/fields.c, Memory/field_layout.c, Memory/field_exchange.c. */
 #ifndef FIELDS_H
 #define FIELDS_H
 

@@ -15,7 +15,7 @@
  *
  * Plans are cached per geometry (rebuilt after a new geometry_init). Without FFTW
  * (HR_WITH_FFTW = 0) fft_available() is 0 and every transform stops with an error.
-* Implemented in: LibHR/Fourier/fft.c. */
+ * Implemented in: LibHR/Fourier/fft.c. */
 #ifndef FOURIER_H
 #define FOURIER_H
 

@@ -9,7 +9,7 @@
  *   gamma5 = gamma0 gamma1 gamma2 gamma3 = diag(1, 1, -1, -1).
  * Each A_mu is monomial: row r has one non-zero entry, i^k in column p, with
  *   (p, k) = HR_GAMMA_PERM[mu][r], HR_GAMMA_IPOW[mu][r].
-* Implemented in: LibHR/Algebra (header only). */
+ * Implemented in: LibHR/Algebra (header only). */
 #ifndef GAMMA_H
 #define GAMMA_H
 

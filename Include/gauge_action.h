@@ -17,7 +17,7 @@
  * works on any process grid with the ordinary gauge halo. Results do not depend on the process
  * grid, the thread count or the backend (bitwise in the emulated GPU build). u must live on
  * glattice. Both functions are collective.
-* Implemented in: Update/gauge_action.c, Update/gauge_action_gpu.c. */
+ * Implemented in: Update/gauge_action.c, Update/gauge_action_gpu.c. */
 #ifndef GAUGE_ACTION_H
 #define GAUGE_ACTION_H
 

@@ -8,7 +8,7 @@
  *   functional F = (1/(N d V)) sum_x sum_{mu in D} Re tr U_mu(x)        (maximised)
  *   residual theta = (1/(N V)) sum_x tr[Delta(x) Delta(x)^+]            (stopping criterion)
  * A gauge transformation g acts as U_mu(x) -> g(x) U_mu(x) g(x+mu)^+ on every link.
-* Implemented in: LibHR/Fourier/gauge_fixing.c, LibHR/Fourier/momentum_observables.c. */
+ * Implemented in: LibHR/Fourier/gauge_fixing.c, LibHR/Fourier/momentum_observables.c. */
 #ifndef GAUGE_FIXING_H
 #define GAUGE_FIXING_H
 

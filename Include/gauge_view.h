@@ -12,7 +12,7 @@
  * (LibHR/Observables/observables_sites.h, where it is called obs_gauge_view), the gauge
  * actions (Update/gauge_action_sites.h) and the pure-gauge update (Update/heatbath_sites.h).
  * Doc/fields_and_backends.md describes the two layouts.
-* Implemented in: Memory (header only). */
+ * Implemented in: Memory (header only). */
 #ifndef GAUGE_VIEW_H
 #define GAUGE_VIEW_H
 

@@ -3,7 +3,7 @@
  * a field lives in memory (pieces, send and receive buffers, copies), the neighbour tables
  * ipt / iup / idn, and the loop macros (_MASTER_FOR, _PIECE_FOR, _SITE_FOR, OpenMP-parallel
  * and reduction forms, _FIELD_AT). Doc/geometry.md explains the layout with an example.
-* Implemented in: Geometry/geometry_init.c, Geometry/geometry_layout.c, Geometry/geometry_print.c. */
+ * Implemented in: Geometry/geometry_init.c, Geometry/geometry_layout.c, Geometry/geometry_print.c. */
 #ifndef GEOMETRY_H
 #define GEOMETRY_H
 

@@ -9,7 +9,7 @@
  * then fetches are answered: a fetch sees the values after the stores and adds of its sync.
  * After a sync that wrote anything, the halo and copies of the field are refreshed (on every
  * process) and the field has a new version.
-* Implemented in: Memory/global_access.c. */
+ * Implemented in: Memory/global_access.c. */
 #ifndef GLOBAL_ACCESS_H
 #define GLOBAL_ACCESS_H
 

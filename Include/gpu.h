@@ -37,7 +37,7 @@
  *   }
  * Kernels are static to their file; write them in the common subset of C11 and C++17 (no
  * compound literals, designated initialisers, _Generic or implicit void* conversions).
-* Implemented in: Memory/gpu_runtime.c, Memory/gpu_tuner.c, Memory/gpu_sites.c,
+ * Implemented in: Memory/gpu_runtime.c, Memory/gpu_tuner.c, Memory/gpu_sites.c,
  *  Memory/field_exchange.c. */
 #ifndef GPU_H
 #define GPU_H

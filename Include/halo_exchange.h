@@ -2,7 +2,7 @@
  * start / complete pairs and blocking forms, spinor and gauge layouts, any geometry parity).
  * Without MPI the exchanges only sync copies (and, for directions with force_halo, copy the
  * buffers locally).
-* Implemented in: Memory/halo_exchange.c. */
+ * Implemented in: Memory/halo_exchange.c. */
 #ifndef HALO_EXCHANGE_H
 #define HALO_EXCHANGE_H
 

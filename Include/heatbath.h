@@ -11,7 +11,7 @@
  * current), with the same random streams and per-link code as the CPU path, so both paths
  * give the same links (bitwise in the emulated build). u must live on glattice. Every
  * function is collective and leaves the halo of u current. Doc/pure_gauge.md.
-* Implemented in: Update/heatbath.c, Update/heatbath_gpu.c. */
+ * Implemented in: Update/heatbath.c, Update/heatbath_gpu.c. */
 #ifndef HEATBATH_H
 #define HEATBATH_H
 

@@ -1,7 +1,7 @@
 /* host_memory.h -- large host arrays (fields, clover blocks, packed links, index tables):
  * aligned to 64 bytes, and from 2 MiB on aligned to 2 MiB with transparent huge pages
  * requested from the kernel, so that sweeps over them do not miss the TLB every 4 KiB.
-* Implemented in: LibHR/Core/host_memory.c. */
+ * Implemented in: LibHR/Core/host_memory.c. */
 #ifndef HR_HOST_MEMORY_H
 #define HR_HOST_MEMORY_H
 

@@ -30,7 +30,7 @@
  * them, and its alignment allows it (device memory starts 256-byte aligned, and every piece,
  * site and unit offset is a whole number of units). Off by default: the vector registers
  * make ptxas spill in kernels that now fit (Doc/gpu.md, "Wide loads").
-* Implemented in: LibHR/Core (header only). */
+ * Implemented in: LibHR/Core (header only). */
 #ifndef HR_COMPLEX_H
 #define HR_COMPLEX_H
 

@@ -1,7 +1,7 @@
 /* hr_core.h -- start and end of a LibHR program: command line (-i input file, -o log file),
  * MPI start-up, the program's input file, the build description, rank/size queries, writable
  * output directories, and output files that are written whole or not at all.
-* Implemented in: LibHR/Core/setup.c, LibHR/Core/ofile.c, LibHR/Core/output_dir.c,
+ * Implemented in: LibHR/Core/setup.c, LibHR/Core/ofile.c, LibHR/Core/output_dir.c,
  *  LibHR/Core/build_info.c. */
 #ifndef HR_CORE_H
 #define HR_CORE_H

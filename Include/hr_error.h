@@ -1,6 +1,6 @@
 /* hr_error.h -- fatal errors: printf-style messages with the source location added, clean
  * abort of all MPI ranks, and removal of half-written output files before exiting.
-* Implemented in: LibHR/Core/error.c. */
+ * Implemented in: LibHR/Core/error.c. */
 #ifndef HR_ERROR_H
 #define HR_ERROR_H
 

@@ -1,7 +1,7 @@
 /* hr_inline.h -- qualifiers for functions shared by host code, CUDA device code and the
  * emulated GPU backend: HR_INLINE marks per-site mathematics usable everywhere;
  * HR_GPU_LOAD_BARRIER orders a kernel's loads (device code only).
-* Implemented in: LibHR/Core (header only). */
+ * Implemented in: LibHR/Core (header only). */
 #ifndef HR_INLINE_H
 #define HR_INLINE_H
 

@@ -12,7 +12,7 @@
  *   hr_atan2(y, x)            the angle of (x, y) in [-pi, pi] (within 2 ulp)
  *   hr_sincos_2pi(u, &s, &c)  sin and cos of 2 pi u (within 2 ulp; exact at quarter turns)
  * The accuracy is measured against long-double references by TestProgram/Random/test_random_kat.
-* Implemented in: LibHR/Core (header only). */
+ * Implemented in: LibHR/Core (header only). */
 #ifndef HR_MATH_H
 #define HR_MATH_H
 

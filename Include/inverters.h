@@ -17,7 +17,7 @@
  *     is logged at level 0 of topic "INVERTER" (it is never a silent wrong answer);
  *   - work fields are allocated once per solve (never per iteration) on the geometry of b;
  *   - b and x must be different fields on the same geometry; b is not modified.
-* Implemented in: Inverters/cg.c, Inverters/cg_mshift.c, Inverters/bicgstab.c, Inverters/minres.c,
+ * Implemented in: Inverters/cg.c, Inverters/cg_mshift.c, Inverters/bicgstab.c, Inverters/minres.c,
  *  Inverters/solver_common.c. */
 #ifndef INVERTERS_H
 #define INVERTERS_H

@@ -1,5 +1,5 @@
 /* libhr.h -- includes every public header of LibHR.
-* Implemented in: all (includes every public header). */
+ * Implemented in: all (includes every public header). */
 #ifndef LIBHR_H
 #define LIBHR_H
 

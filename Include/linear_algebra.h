@@ -26,7 +26,7 @@
  * builds on the host; the backend is the one of backend.h (hr_backend_set can force the host
  * path in a GPU build, to compare the two or to mix with host code).
  * Doc/fields_and_backends.md has the details.
-* Implemented in: Memory/linear_algebra.c, Memory/linear_algebra_gpu.c, Memory/la_reduce.c. */
+ * Implemented in: Memory/linear_algebra.c, Memory/linear_algebra_gpu.c, Memory/la_reduce.c. */
 #ifndef LINEAR_ALGEBRA_H
 #define LINEAR_ALGEBRA_H
 

@@ -1,7 +1,7 @@
 /* linear_operator.h -- the abstract linear operator on spinor fields that the solvers
  * (inverters.h) see and the Dirac operators (dirac.h: dirac_linear_operator) provide: a type
  * only, no code.
-* Implemented in: Memory (header only: a type). */
+ * Implemented in: Memory (header only: a type). */
 #ifndef LINEAR_OPERATOR_H
 #define LINEAR_OPERATOR_H
 

@@ -15,7 +15,7 @@
  * Nothing inside a trajectory reunitarises the links: exp(eps P) is in SU(N) to rounding, and
  * a projection would break reversibility. Reunitarisation, when wanted, happens between
  * trajectories (md_reunitarize_links).
-* Implemented in: Update/md.c, Update/md_gpu.c. */
+ * Implemented in: Update/md.c, Update/md_gpu.c. */
 #ifndef MD_H
 #define MD_H
 

@@ -10,7 +10,7 @@
  * then runs one kernel per piece. Both paths evaluate the same per-site functions and sum
  * exactly: they agree bit for bit in the emulated backend, to rounding with CUDA. Results are
  * global (summed over all processes) and every process gets them.
-* Implemented in: LibHR/Observables/observables.c, LibHR/Observables/observables_gpu.c. */
+ * Implemented in: LibHR/Observables/observables.c, LibHR/Observables/observables_gpu.c. */
 #ifndef OBSERVABLES_H
 #define OBSERVABLES_H
 

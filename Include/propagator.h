@@ -4,7 +4,7 @@
  * full solution reconstructed and checked with the full operator, the 4 x NF columns of a
  * point-source propagator, and the meson two-point functions. Conventions (gamma matrices,
  * signs, normalisation): Doc/solvers_and_spectrum.md.
-* Implemented in: LibHR/Spectrum/propagator.c, LibHR/Spectrum/quark_smearing.c. */
+ * Implemented in: LibHR/Spectrum/propagator.c, LibHR/Spectrum/quark_smearing.c. */
 #ifndef PROPAGATOR_H
 #define PROPAGATOR_H
 

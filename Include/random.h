@@ -2,7 +2,7 @@
  * keyed by (seed, draw number, global site index), so the numbers do not depend on the
  * process grid, the number of threads or the backend. The global state is two integers
  * that are saved beside each configuration. Details: Doc/random_numbers.md.
-* Implemented in: LibHR/Random/random.c. */
+ * Implemented in: LibHR/Random/random.c. */
 #ifndef RANDOM_H
 #define RANDOM_H
 

@@ -10,7 +10,7 @@
  * host copy, or by kernels on the device copy (GPU backend, the same bits); Haar-random gauge
  * fields on the host. The written copy becomes the current one; halo sites are not exchanged.
  * Each call gives the field a new version (fields.h).
-* Implemented in: Memory/random_fields.c, Memory/random_fields_gpu.c. */
+ * Implemented in: Memory/random_fields.c, Memory/random_fields_gpu.c. */
 #ifndef RANDOM_FIELDS_H
 #define RANDOM_FIELDS_H
 

@@ -2,7 +2,7 @@
  * code, CUDA device code and the emulated GPU backend: the Philox-4x32-10 block function
  * (Salmon, Moraes, Dror, Shaw, SC11), the packing of (seed, draw, site) into its key and
  * counter, and uniform and Gaussian numbers drawn from a stream. Included by random.h.
-* Implemented in: LibHR/Random (header only). */
+ * Implemented in: LibHR/Random (header only). */
 #ifndef RANDOM_INLINE_H
 #define RANDOM_INLINE_H
 

@@ -3,7 +3,7 @@
  * algorithm in multiple precision (MPFR; absent from builds without it), in partial-fraction
  * form r(x) = a0 + sum_k a_k / (x + b_k), and kept in a small text cache file keyed by
  * (p/q, range, degree) (Doc/hmc.md, section RHMC).
-* Implemented in: Update/rational_approx.c. */
+ * Implemented in: Update/rational_approx.c. */
 #ifndef RATIONAL_APPROX_H
 #define RATIONAL_APPROX_H
 

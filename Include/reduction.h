@@ -14,7 +14,7 @@
  * combination of the limb sums (3, each relative 2^-53), far below
  * double precision for sums of positive terms. A NaN or infinite value makes the result the
  * plain sum (NaN / Inf stay visible). Device arrays: hr_gpu_sum_exact_n, hr_gpu_sum_sites.
-* Implemented in: Memory/reduction.c, Memory/reduction_gpu.c. */
+ * Implemented in: Memory/reduction.c, Memory/reduction_gpu.c. */
 #ifndef REDUCTION_H
 #define REDUCTION_H
 

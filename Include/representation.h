@@ -26,7 +26,7 @@
  * so that U^R_{(ij),(kl)} = c_ij c_kl (U_ik U_jl + s U_il U_jk), s = +1 (2s) or -1 (2as),
  * c_ij = 1/sqrt(2) if i = j, else 1. U^R is unitary for unitary U, det U^2s = (det U)^(n+1),
  * det U^2as = (det U)^(n-1), det U^adj = 1.
-* Implemented in: LibHR/Algebra/representation.c. */
+ * Implemented in: LibHR/Algebra/representation.c. */
 #ifndef REPRESENTATION_H
 #define REPRESENTATION_H
 

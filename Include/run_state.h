@@ -8,7 +8,7 @@
  * any instant leaves the last complete pair, and at most temporary files and a lone .rng that
  * the next start removes and reports. A run stops cleanly, with its state saved, at a
  * wall-clock limit or on SIGTERM / SIGUSR1 (Doc/hmc.md, Doc/pure_gauge.md).
-* Implemented in: Update/run_state.c. */
+ * Implemented in: Update/run_state.c. */
 #ifndef RUN_STATE_H
 #define RUN_STATE_H
 

@@ -4,7 +4,7 @@
  * (Hasenfratz-Knechtli, three levels of decorated links restricted to the hypercube). The
  * smeared field is a copy; the input is unchanged. All directions are smeared isotropically
  * (the time links too). Doc/wilson_flow.md, section "Smearing".
-* Implemented in: Update/smearing.c. */
+ * Implemented in: Update/smearing.c. */
 #ifndef SMEARING_H
 #define SMEARING_H
 

@@ -17,7 +17,7 @@
  *                 of every link whose staples contain (x,mu));
  * Doc/hmc.md ("Stout-smeared fermions") has the derivation. Host loops (OpenMP, MPI halos);
  * in GPU builds the fields are brought to the host.
-* Implemented in: Update/stout_force.c. */
+ * Implemented in: Update/stout_force.c. */
 #ifndef STOUT_FORCE_H
 #define STOUT_FORCE_H
 

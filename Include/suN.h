@@ -32,7 +32,7 @@
  *   suNg_exp(U, v)                           U = exp(i v_a T^a)
  *   suNg_exp_matrix(U, X)                    U = exp(X)
  *   suNg_reunitarize(U)                      project U back to SU(NG)
-* Implemented in: LibHR/Algebra (header only). */
+ * Implemented in: LibHR/Algebra (header only). */
 #ifndef SUN_H
 #define SUN_H
 

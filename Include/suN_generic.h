@@ -21,7 +21,7 @@
  * Algebra vectors: n^2-1 real numbers v_a standing for the antihermitian traceless matrix
  *     X = i sum_a v_a T^a,        and back  v_a = 2 Im tr(T^a X).
  * exp of the algebra vector v is exp(X) = exp(i v_a T^a), an element of SU(n).
-* Implemented in: LibHR/Algebra (header only; LibHR/Algebra/representation.c). */
+ * Implemented in: LibHR/Algebra (header only; LibHR/Algebra/representation.c). */
 #ifndef SUN_GENERIC_H
 #define SUN_GENERIC_H
 

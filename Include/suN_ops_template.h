@@ -20,7 +20,7 @@
  * e.g. suNg_mul, suNf_flt_mul, suNf_vector_add, suNf_spinor_flt_sqnorm, suNg_mul_vec
  * (matrix times vector, named after the matrix). Outputs come first; unless stated, the output
  * may be the same object as an input. "dag" is the Hermitian conjugate (dagger).
-* Implemented in: LibHR/Algebra (header only: instantiated by suN.h). */
+ * Implemented in: LibHR/Algebra (header only: instantiated by suN.h). */
 
 /* The parameters must be defined by the includer. */
 #ifndef SUN_TMPL_MAT

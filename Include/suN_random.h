@@ -3,7 +3,7 @@
  * compiled SU(NG). HR_INLINE: usable per site in host and device code. The numbers are taken
  * from the stream in a fixed order (row-major, real part before imaginary part), so the same
  * stream gives the same matrix on every backend.
-* Implemented in: LibHR/Algebra (header only). */
+ * Implemented in: LibHR/Algebra (header only). */
 #ifndef SUN_RANDOM_H
 #define SUN_RANDOM_H
 

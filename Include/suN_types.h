@@ -12,7 +12,7 @@
  * Every type has a single-precision twin named with the suffix _flt (suNg_flt, suNf_spinor_flt,
  * ...) holding hr_complex_flt / float instead of hr_complex / double, with the same layout.
  * suNf stays complex for the (real) adjoint representation too.
-* Implemented in: LibHR/Algebra (header only). */
+ * Implemented in: LibHR/Algebra (header only). */
 #ifndef SUN_TYPES_H
 #define SUN_TYPES_H
 

@@ -8,7 +8,7 @@
  * with openQCD's normalisations and their time-slice sums, t^2 <E>, t0 and w0. The force is
  * the HMC gauge force (gauge_action.h), the link update md_update_links (md.h), so every
  * backend and process grid runs the same code. Doc/wilson_flow.md.
-* Implemented in: Update/wilson_flow.c. */
+ * Implemented in: Update/wilson_flow.c. */
 #ifndef WILSON_FLOW_H
 #define WILSON_FLOW_H
 

@@ -1,6 +1,7 @@
-/* fermion_monomials.c -- the hmc and hasenbusch fermion monomials of fermion_monomials.h:
- * pseudofermion heatbath, action (mixed-precision CG to mt_prec) and force update (CG to
- * force_prec, optional chronological initial guess; the force pieces of fermion_force.c). */
+/* fermion_monomials.c -- the monomial kinds hmc and hasenbusch (fermion_monomials.h, table of
+ * hmc_monomials.c): their keys, pseudofermion heatbath, action (mixed-precision CG to mt_prec)
+ * and force update (CG to force_prec, optional chronological initial guess; the force pieces
+ * of fermion_force.c). */
 #include "fermion_monomials.h"
 
 #include <stdlib.h>
@@ -22,20 +23,26 @@ typedef struct {
   fermion_force_acc *acc;
 } monomial_impl;
 
-static monomial_impl *impl_of(fermion_monomial *m) { return (monomial_impl *)m; }
+extern const hmc_monomial_kind hmc_monomial_kind_hasenbusch;
 
-void fermion_monomial_params_default(fermion_monomial_params *p) {
-  p->kind = FERMION_MONOMIAL_HMC;
-  p->m0 = 0;
-  p->dm = 0;
-  p->csw = 0;
-  dirac_bc_default(&p->bc);
-  p->mt_prec = 1e-14;
-  p->force_prec = 1e-10;
-  p->chrono = 0;
+/* The keys of an hmc or hasenbusch block (dm required and > 0 for hasenbusch). */
+static void fermion_monomial_read(input_file *in, int index, hmc_monomial_params *p) {
+  const int hasenbusch = p->kind == &hmc_monomial_kind_hasenbusch;
+  const input_key keys[] = {
+      HMC_KEY_MASS(&p->mass),
+      {"dm", INPUT_DOUBLE, &p->dm, hasenbusch ? NULL : "0", hasenbusch ? ">0" : NULL,
+       "hasenbusch: mass shift of the heavier operator (m0 + dm)"},
+      HMC_KEY_LEVEL(&p->level),
+      {"mt_prec", INPUT_DOUBLE, &p->mt_prec, HMC_DEFAULT_TEXT(HMC_DEFAULT_MT_PREC), ">0 <1",
+       "relative residual of the solves of the action (start and end of a trajectory)"},
+      HMC_KEY_FORCE_PREC(&p->force_prec),
+      {"chrono", INPUT_INT, &p->chrono, "0", ">=0 <=" HMC_DEFAULT_TEXT(FERMION_CHRONO_MAX),
+       "chronological initial guess of the force solves from the last n solutions (0: off)"},
+      INPUT_KEYS_END};
+  hmc_read_block_keys(in, "monomial", index, keys);
 }
 
-fermion_monomial *fermion_monomial_new(const fermion_monomial_params *p) {
+static void *fermion_monomial_init(const hmc_monomial_params *p) {
   if (!(p->mt_prec > 0) || !(p->force_prec > 0))
     hr_error_at(HR_EXIT_INPUT, __FILE__, __LINE__, __func__,
                 "fermion monomial: mt_prec = %g and force_prec = %g must be > 0", p->mt_prec,
@@ -43,12 +50,14 @@ fermion_monomial *fermion_monomial_new(const fermion_monomial_params *p) {
   if (p->chrono < 0 || p->chrono > FERMION_CHRONO_MAX)
     hr_error_at(HR_EXIT_INPUT, __FILE__, __LINE__, __func__,
                 "fermion monomial: chrono = %d must be in 0..%d", p->chrono, FERMION_CHRONO_MAX);
-  if (p->kind == FERMION_MONOMIAL_HASENBUSCH && !(p->dm >= 0))
+  const int hasenbusch = p->kind == &hmc_monomial_kind_hasenbusch;
+  if (hasenbusch && !(p->dm >= 0))
     hr_error_at(HR_EXIT_INPUT, __FILE__, __LINE__, __func__,
                 "hasenbusch monomial: dm = %g must be >= 0", p->dm);
   monomial_impl *im = calloc(1, sizeof *im);
   if (im == NULL) hr_error("out of memory for a fermion monomial");
   im->pub.par = *p;
+  im->pub.hasenbusch = hasenbusch;
   im->pub.phi = alloc_spinor_field(1, &glat_even);
   if (p->chrono > 0) im->pub.chrono_x = alloc_spinor_field(p->chrono, &glat_even);
   im->work = alloc_spinor_field(NWORK, &glat_even);
@@ -56,19 +65,23 @@ fermion_monomial *fermion_monomial_new(const fermion_monomial_params *p) {
   return &im->pub;
 }
 
-void fermion_monomial_free(fermion_monomial *m) {
-  if (m == NULL) return;
-  monomial_impl *im = impl_of(m);
-  free_spinor_field(m->phi);
-  free_spinor_field(m->chrono_x);
+static void fermion_monomial_free(void *data) {
+  monomial_impl *im = data;
+  free_spinor_field(im->pub.phi);
+  free_spinor_field(im->pub.chrono_x);
   free_spinor_field(im->work);
   fermion_force_acc_free(im->acc);
   free(im);
 }
 
+static void fermion_monomial_solver_stats(const void *data, hmc_solver_stats *st) {
+  const fermion_monomial *m = data;
+  *st = m->solver;
+}
+
 /* The operator of mass m0 + shift on u. */
 static dirac_op monomial_op(const fermion_monomial *m, const suNg_field *u, double shift) {
-  return dirac_op_make(u, m->par.m0 + shift, m->par.csw, &m->par.bc);
+  return dirac_op_make(u, m->par.mass + shift, m->par.csw, &m->par.bc);
 }
 
 /* x = (Q^2)^-1 b by mixed-precision CG to tol (guess: start from x); stops if it fails. */
@@ -87,9 +100,9 @@ static void solve_q2(fermion_monomial *m, const dirac_op *D, const spinor_field 
   sp.name = "fermion monomial";
   hr_solver_result res;
   const hr_solver_status st = cg_mixed_solve(x, &A, b, &sp, &res);
-  m->iterations += res.iterations;
-  m->solver_seconds += res.seconds;
-  m->solver_flops += res.flops;
+  m->solver.iterations += res.iterations;
+  m->solver.seconds += res.seconds;
+  m->solver.flops += res.flops;
   if (st != HR_SOLVER_CONVERGED)
     hr_error_at(HR_EXIT_NUMERICS, __FILE__, __LINE__, __func__,
                 "fermion monomial (m0 = %g, csw = %g): the solve of Q^2 stopped with '%s' at "
@@ -103,23 +116,23 @@ static double det_action(const fermion_monomial *m, const suNg_field *u) {
   if (m->par.csw == 0) return 0;
   dirac_op D = monomial_op(m, u, 0);
   double s = -2 * clover_logdet(&D, HR_PARITY_ODD);
-  if (m->par.kind == FERMION_MONOMIAL_HASENBUSCH) {
+  if (m->hasenbusch) {
     dirac_op D2 = monomial_op(m, u, m->par.dm);
     s += 2 * clover_logdet(&D2, HR_PARITY_ODD);
   }
   return s;
 }
 
-double fermion_monomial_heatbath(fermion_monomial *m, const suNg_field *u) {
-  monomial_impl *im = impl_of(m);
+static double fermion_monomial_heatbath(void *data, const suNg_field *u) {
+  monomial_impl *im = data;
+  fermion_monomial *m = &im->pub;
   spinor_field *eta = &im->work[W_X];
-  m->iterations = 0;
-  m->solver_seconds = m->solver_flops = 0;
+  m->solver = (hmc_solver_stats){0, 0.0, 0.0};
   m->chrono_n = 0;
   gaussian_spinor_field(eta);
   dirac_op D = monomial_op(m, u, 0);
   dirac_zero_outer_slices(eta, &D); /* open boundaries: the quark fields of the inner slices */
-  if (m->par.kind == FERMION_MONOMIAL_HMC) {
+  if (!m->hasenbusch) {
     g5Dphi_eopre(m->phi, &D, eta); /* phi = Q eta */
   } else {
     /* phi = Q2^-1 Q1 eta = Q2 (Q2^2)^-1 Q1 eta */
@@ -131,11 +144,12 @@ double fermion_monomial_heatbath(fermion_monomial *m, const suNg_field *u) {
   return sqnorm_spinor_field(eta) + det_action(m, u);
 }
 
-double fermion_monomial_action(fermion_monomial *m, const suNg_field *u) {
-  monomial_impl *im = impl_of(m);
+static double fermion_monomial_action(void *data, const suNg_field *u) {
+  monomial_impl *im = data;
+  fermion_monomial *m = &im->pub;
   spinor_field *x = &im->work[W_X], *psi = m->phi;
   dirac_op D = monomial_op(m, u, 0);
-  if (m->par.kind == FERMION_MONOMIAL_HASENBUSCH) {
+  if (m->hasenbusch) {
     dirac_op D2 = monomial_op(m, u, m->par.dm);
     psi = &im->work[W_Y];
     g5Dphi_eopre(psi, &D2, m->phi); /* psi = Q2 phi */
@@ -168,12 +182,13 @@ static void chrono_store(fermion_monomial *m, const spinor_field *x) {
   if (m->chrono_n < m->par.chrono) m->chrono_n++;
 }
 
-void fermion_monomial_force_update(fermion_monomial *m, const suNg_field *u, suNg_av_field *p,
-                                   double eps) {
-  monomial_impl *im = impl_of(m);
+static void fermion_monomial_force_update(void *data, const suNg_field *u, suNg_av_field *p,
+                                          double eps) {
+  monomial_impl *im = data;
+  fermion_monomial *m = &im->pub;
   spinor_field *x = &im->work[W_X], *y = &im->work[W_Y], *psi = m->phi;
   dirac_op D = monomial_op(m, u, 0), D2 = D;
-  if (m->par.kind == FERMION_MONOMIAL_HASENBUSCH) {
+  if (m->hasenbusch) {
     D2 = monomial_op(m, u, m->par.dm);
     psi = &im->work[W_Z];
     g5Dphi_eopre(psi, &D2, m->phi); /* psi = Q2 phi */
@@ -187,7 +202,7 @@ void fermion_monomial_force_update(fermion_monomial *m, const suNg_field *u, suN
   Dphi_eopre(y, &D, x);
   fermion_force_add_eo(im->acc, &D, -2, y, x);
   fermion_force_add_logdet(im->acc, &D, -2, HR_PARITY_ODD);
-  if (m->par.kind == FERMION_MONOMIAL_HASENBUSCH) {
+  if (m->hasenbusch) {
     /* psi = Q2 phi: + 2 Re[x^+ dQ2 phi] = 2 Re[(g5 x)^+ dDhat2 phi] */
     g5_spinor_field(y, x);
     fermion_force_add_eo(im->acc, &D2, 2, y, m->phi);
@@ -195,3 +210,7 @@ void fermion_monomial_force_update(fermion_monomial *m, const suNg_field *u, suN
   }
   fermion_force_apply(p, im->acc, &D, eps);
 }
+
+/* hmc and hasenbusch: the same functions, which tell them apart by the kind. */
+HMC_MONOMIAL_KIND(hmc, "hmc", 1, fermion_monomial);
+HMC_MONOMIAL_KIND(hasenbusch, "hasenbusch", 1, fermion_monomial);

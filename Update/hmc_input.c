@@ -1,7 +1,8 @@
 /* hmc_input.c -- the HMC part of an input file (hmc.h, Doc/hmc.md): the top-level `tlen`,
- * the `monomial { type = gauge | hmc | hasenbusch | rhmc ... }` blocks (built by the constructors of
- * hmc_monomials.c) and the `integrator { level = .. type = lf|omf2|omf4 steps = .. }` blocks,
- * checked before any work with file:line: key messages. */
+ * the `monomial { type = gauge | hmc | hasenbusch | rhmc ... }` blocks (the type here, the other
+ * keys by the read function of the kind, table of hmc_monomials.c) and the
+ * `integrator { level = .. type = lf|omf2|omf4 steps = .. }` blocks, checked before any work
+ * with file:line: key messages; the monomials built from them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 #include "hr_error.h"
 #include "input_file.h"
 #include "logger.h"
-#include "rhmc_monomial.h"
 
 /* Stop with "file: block n: what" (input error). */
 #define HMC_INPUT_FAIL(in, ...)                                                                \
@@ -20,112 +20,23 @@
     hr_fatal(HR_EXIT_INPUT, "%s: %s", input_filename(in), msg_);                               \
   } while (0)
 
-/* Read one block with `keys` or stop with the reader's message. */
-static void read_block(input_file *in, const char *block, int index, const input_key *keys) {
+void hmc_read_block_keys(input_file *in, const char *block, int index, const input_key *keys) {
   char err[1024];
   if (input_read_block_keys(in, block, index, keys, err, sizeof err) != 0)
     hr_fatal(HR_EXIT_INPUT, "%s", err);
 }
 
-/* The specification of an rhmc monomial (block `index`). */
-static hmc_monomial_spec read_rhmc(input_file *in, int index) {
-  hmc_monomial_spec sp;
-  memset(&sp, 0, sizeof sp);
-  int type = 3;
-  char range[INPUT_STRING_MAX] = "";
-  const input_key keys[] = {
-      {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch|rhmc", "kind of monomial"},
-      {"nf", INPUT_INT, &sp.nf, NULL, ">=1", "flavours: 1, 2 or 3"},
-      {"mass", INPUT_DOUBLE, &sp.mass, NULL, NULL, "bare mass m0"},
-      {"level", INPUT_INT, &sp.level, NULL, ">=0", "integrator level (0: outermost)"},
-      {"range", INPUT_STRING, range, NULL, NULL,
-       "lmin lmax: spectral range of Q^2 of the rational approximations"},
-      {"degree", INPUT_INT, &sp.degree, "0", ">=0 <=64",
-       "degree of the approximation of x^(-nf/2) (0: the smallest meeting precision)"},
-      {"precision", INPUT_DOUBLE, &sp.precision, "0", ">=0 <1",
-       "maximal relative error of the approximation (0: 1e-10 without degree, no check with)"},
-      {"mt_prec", INPUT_DOUBLE, &sp.mt_prec, "1e-14", ">0 <1",
-       "relative residual of the solves of the heatbath and the action"},
-      {"force_prec", INPUT_DOUBLE, &sp.force_prec, "1e-10", ">0 <1",
-       "relative residual of the solves of the force"},
-      {"meas freq", INPUT_INT, &sp.meas_freq, "1", ">=0",
-       "spectral range of Q^2 checked every n trajectories (0: at the start only)"},
-      {"strict", INPUT_BOOL, &sp.strict, "false", NULL,
-       "stop the run when the spectrum leaves the range"},
-      {"cache", INPUT_STRING, sp.cache, "", NULL,
-       "cache file of the rational approximations (empty: $HR_RATIONAL_CACHE or "
-       "rational_approx.cache)"},
-      INPUT_KEYS_END};
-  read_block(in, "monomial", index, keys);
-  sp.type = 3;
-  char *end = NULL;
-  sp.lmin = strtod(range, &end);
-  const char *rest = end;
-  sp.lmax = strtod(rest, &end);
-  while (end != NULL && (*end == ' ' || *end == '\t')) end++;
-  if (end == rest || rest == range || end == NULL || *end != '\0' || !(sp.lmin > 0) ||
-      !(sp.lmax > sp.lmin))
-    input_fail_block(in, "monomial", index, "range",
-                     "'%s': give two numbers 0 < lmin < lmax (the spectral range of Q^2)", range);
-  if (sp.nf > 3)
-    input_fail_block(in, "monomial", index, "nf",
-                     "nf = %d: one rhmc monomial takes nf = 1, 2 or 3 (powers of Q^2 with a "
-                     "partial-fraction form); stack several monomials (e.g. 5 = 2 + 3)",
-                     sp.nf);
-  if (sp.degree == 0 && sp.precision == 0) sp.precision = 1e-10;
-  return sp;
-}
-
-/* The specification of the monomial of block `index`. */
-static hmc_monomial_spec read_monomial(input_file *in, int index) {
-  hmc_monomial_spec sp;
-  memset(&sp, 0, sizeof sp);
-  int type = 0, level = 0;
+/* The parameters of the monomial of block `index`: its type, then the keys of its kind. */
+static hmc_monomial_params read_monomial(input_file *in, int index) {
+  int type = 0;
   const input_key type_key[] = {
-      {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch|rhmc", "kind of monomial"},
+      {"type", INPUT_CHOICE, &type, NULL, hmc_monomial_kind_names(), "kind of monomial"},
       INPUT_KEYS_END};
-  read_block(in, "monomial", index, type_key);
-  if (type == 0) {
-    double beta = 0, c1 = 0;
-    const input_key keys[] = {
-        {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch|rhmc", "kind of monomial"},
-        {"beta", INPUT_DOUBLE, &beta, NULL, ">=0", "gauge coupling beta"},
-        {"c1", INPUT_DOUBLE, &c1, "0", NULL,
-         "rectangle coefficient: 0 Wilson, -0.083333 tree-level Symanzik, -0.331 Iwasaki"},
-        {"level", INPUT_INT, &level, NULL, ">=0", "integrator level (0: outermost)"},
-        INPUT_KEYS_END};
-    read_block(in, "monomial", index, keys);
-    sp.type = 0;
-    sp.level = level;
-    sp.beta = beta;
-    sp.c1 = c1;
-    return sp;
-  }
-  if (type == 3) return read_rhmc(in, index);
-  double mass = 0, dm = 0, mt_prec = 0, force_prec = 0;
-  int chrono = 0;
-  const input_key keys[] = {
-      {"type", INPUT_CHOICE, &type, NULL, "gauge|hmc|hasenbusch|rhmc", "kind of monomial"},
-      {"mass", INPUT_DOUBLE, &mass, NULL, NULL, "bare mass m0"},
-      {"dm", INPUT_DOUBLE, &dm, type == 2 ? NULL : "0", type == 2 ? ">0" : NULL,
-       "hasenbusch: mass shift of the heavier operator (m0 + dm)"},
-      {"level", INPUT_INT, &level, NULL, ">=0", "integrator level (0: outermost)"},
-      {"mt_prec", INPUT_DOUBLE, &mt_prec, "1e-14", ">0 <1",
-       "relative residual of the solves of the action (start and end of a trajectory)"},
-      {"force_prec", INPUT_DOUBLE, &force_prec, "1e-10", ">0 <1",
-       "relative residual of the solves of the force"},
-      {"chrono", INPUT_INT, &chrono, "0", ">=0 <=8",
-       "chronological initial guess of the force solves from the last n solutions (0: off)"},
-      INPUT_KEYS_END};
-  read_block(in, "monomial", index, keys);
-  sp.type = type;
-  sp.level = level;
-  sp.mass = mass;
-  sp.dm = dm;
-  sp.mt_prec = mt_prec;
-  sp.force_prec = force_prec;
-  sp.chrono = chrono;
-  return sp;
+  hmc_read_block_keys(in, "monomial", index, type_key);
+  hmc_monomial_params p;
+  hmc_monomial_params_init(&p, hmc_monomial_kind_at(type)->name);
+  p.kind->read(in, index, &p);
+  return p;
 }
 
 void hmc_read_input(input_file *in, hmc_params *h) {
@@ -152,7 +63,7 @@ void hmc_read_input(input_file *in, hmc_params *h) {
         {"type", INPUT_CHOICE, &type, NULL, "lf|omf2|omf4", "integrator of the level"},
         {"steps", INPUT_INT, &steps, NULL, ">=1", "steps over the time of the level"},
         INPUT_KEYS_END};
-    read_block(in, "integrator", i, keys);
+    hmc_read_block_keys(in, "integrator", i, keys);
     if (level < 0 || level >= nint)
       input_fail_block(in, "integrator", i, "level",
                        "level %d: the %d integrator blocks must be levels 0 to %d", level, nint,
@@ -175,37 +86,14 @@ void hmc_read_input(input_file *in, hmc_params *h) {
 
 void hmc_build_monomials(hmc_params *h, const hmc_fermion_setup *fs) {
   h->open_t = fs->bc.kind[0] == HR_BC_OPEN;
-  const gauge_boundary gb = {h->open_t, h->open_t ? h->cg : 1.0};
   for (int i = 0; i < h->nspecs; i++) {
-    const hmc_monomial_spec *sp = &h->spec[i];
-    hmc_fermion_params fp;
-    fp.mass = sp->mass;
-    fp.dm = sp->dm;
-    fp.mt_prec = sp->mt_prec;
-    fp.force_prec = sp->force_prec;
-    fp.chrono = sp->chrono;
-    hmc_monomial *m;
-    if (sp->type == 3) {
-      rhmc_monomial_params rp;
-      rhmc_monomial_params_default(&rp);
-      rp.nf = sp->nf;
-      rp.m0 = sp->mass;
-      rp.lmin = sp->lmin;
-      rp.lmax = sp->lmax;
-      rp.degree = sp->degree;
-      rp.precision = sp->precision;
-      rp.mt_prec = sp->mt_prec;
-      rp.force_prec = sp->force_prec;
-      rp.meas_freq = sp->meas_freq;
-      rp.strict = sp->strict;
-      memcpy(rp.cache, sp->cache, sizeof rp.cache);
-      m = hmc_monomial_stout(hmc_monomial_rhmc(fs, &rp, sp->level), &fs->smear);
-    } else {
-      m = sp->type == 0   ? hmc_monomial_gauge_bc(sp->beta, sp->c1, &gb, sp->level)
-          : sp->type == 1 ? hmc_monomial_hmc(fs, &fp, sp->level)
-                          : hmc_monomial_hasenbusch(fs, &fp, sp->level);
-      if (sp->type != 0) m = hmc_monomial_stout(m, &fs->smear);
-    }
+    hmc_monomial_params *p = &h->spec[i];
+    p->gauge_bc.open = h->open_t;
+    p->gauge_bc.cg = h->open_t ? h->cg : 1.0;
+    p->csw = fs->csw;
+    p->bc = fs->bc;
+    hmc_monomial *m = hmc_monomial_new(p);
+    if (p->kind->fermion) m = hmc_monomial_stout(m, &fs->smear);
     h->monomial[h->nmonomials++] = m;
   }
   h->nspecs = 0;

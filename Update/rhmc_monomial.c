@@ -1,7 +1,8 @@
 /* rhmc_monomial.c -- the rhmc monomial of rhmc_monomial.h: nf flavours through rational
  * approximations of powers of Q^2 (multi-shift mixed-precision CG), the force as a sum over
  * the poles of the hmc force kernel (fermion_force_add_eo), the odd-site clover determinant to
- * the power nf/2, the spectral-range estimate of Q^2 and the hmc_monomial adapter. */
+ * the power nf/2, the spectral-range estimate of Q^2; its keys and its entry of the table of
+ * monomial kinds (hmc_monomials.c). */
 #include "rhmc_monomial.h"
 
 #include <math.h>
@@ -26,20 +27,49 @@ typedef struct {
   fermion_force_acc *acc;
 } rhmc_impl;
 
-void rhmc_monomial_params_default(rhmc_monomial_params *p) {
-  memset(p, 0, sizeof *p);
-  p->nf = 1;
-  dirac_bc_default(&p->bc);
-  p->lmin = 1e-3;
-  p->lmax = 10;
-  p->degree = 0;
-  p->precision = 1e-10;
-  p->mt_prec = 1e-14;
-  p->force_prec = 1e-10;
-  p->meas_freq = 1;
+/* The keys of an rhmc block; range parsed into lmin, lmax; nf at most 3. */
+static void rhmc_monomial_read(input_file *in, int index, hmc_monomial_params *p) {
+  char range[INPUT_STRING_MAX] = "";
+  const input_key keys[] = {
+      {"nf", INPUT_INT, &p->nf, NULL, ">=1", "flavours: 1, 2 or 3"},
+      HMC_KEY_MASS(&p->mass),
+      HMC_KEY_LEVEL(&p->level),
+      {"range", INPUT_STRING, range, NULL, NULL,
+       "lmin lmax: spectral range of Q^2 of the rational approximations"},
+      {"degree", INPUT_INT, &p->degree, "0", ">=0 <=64",
+       "degree of the approximation of x^(-nf/2) (0: the smallest meeting precision)"},
+      {"precision", INPUT_DOUBLE, &p->precision, "0", ">=0 <1",
+       "maximal relative error of the approximation (0: 1e-10 without degree, no check with)"},
+      {"mt_prec", INPUT_DOUBLE, &p->mt_prec, HMC_DEFAULT_TEXT(HMC_DEFAULT_MT_PREC), ">0 <1",
+       "relative residual of the solves of the heatbath and the action"},
+      HMC_KEY_FORCE_PREC(&p->force_prec),
+      {"meas freq", INPUT_INT, &p->meas_freq, "1", ">=0",
+       "spectral range of Q^2 checked every n trajectories (0: at the start only)"},
+      {"strict", INPUT_BOOL, &p->strict, "false", NULL,
+       "stop the run when the spectrum leaves the range"},
+      {"cache", INPUT_STRING, p->cache, "", NULL,
+       "cache file of the rational approximations (empty: $HR_RATIONAL_CACHE or "
+       "rational_approx.cache)"},
+      INPUT_KEYS_END};
+  hmc_read_block_keys(in, "monomial", index, keys);
+  char *end = NULL;
+  p->lmin = strtod(range, &end);
+  const char *rest = end;
+  p->lmax = strtod(rest, &end);
+  while (end != NULL && (*end == ' ' || *end == '\t')) end++;
+  if (end == rest || rest == range || end == NULL || *end != '\0' || !(p->lmin > 0) ||
+      !(p->lmax > p->lmin))
+    input_fail_block(in, "monomial", index, "range",
+                     "'%s': give two numbers 0 < lmin < lmax (the spectral range of Q^2)", range);
+  if (p->nf > 3)
+    input_fail_block(in, "monomial", index, "nf",
+                     "nf = %d: one rhmc monomial takes nf = 1, 2 or 3 (powers of Q^2 with a "
+                     "partial-fraction form); stack several monomials (e.g. 5 = 2 + 3)",
+                     p->nf);
+  if (p->degree == 0 && p->precision == 0) p->precision = 1e-10;
 }
 
-rhmc_monomial *rhmc_monomial_new(const rhmc_monomial_params *p) {
+static void *rhmc_monomial_init(const hmc_monomial_params *p) {
   if (p->nf < 1 || !(p->mt_prec > 0) || !(p->force_prec > 0) || !(p->lmin > 0) ||
       !(p->lmax > p->lmin) || p->degree < 0 || p->degree > RATIONAL_MAX_DEGREE ||
       (p->degree == 0 && !(p->precision > 0)) || p->meas_freq < 0)
@@ -78,12 +108,12 @@ rhmc_monomial *rhmc_monomial_new(const rhmc_monomial_params *p) {
   im->work = alloc_spinor_field(2, &glat_even);
   im->acc = fermion_force_acc_new(p->csw);
   m->spec_min = m->spec_max = NAN;
-  return m;
+  return im;
 }
 
-void rhmc_monomial_free(rhmc_monomial *m) {
-  if (m == NULL) return;
-  rhmc_impl *im = (rhmc_impl *)m;
+static void rhmc_monomial_free(void *data) {
+  rhmc_impl *im = data;
+  rhmc_monomial *m = &im->pub;
   free_spinor_field(m->phi);
   free_spinor_field(im->chi);
   free_spinor_field(im->work);
@@ -92,7 +122,7 @@ void rhmc_monomial_free(rhmc_monomial *m) {
 }
 
 static dirac_op rhmc_op(const rhmc_monomial *m, const suNg_field *u) {
-  return dirac_op_make(u, m->par.m0, m->par.csw, &m->par.bc);
+  return dirac_op_make(u, m->par.mass, m->par.csw, &m->par.bc);
 }
 
 /* chi_k = (Q^2 + b_k)^-1 b for the poles of r (mixed-precision multi-shift CG to tol). */
@@ -118,9 +148,9 @@ static void solve_shifts(rhmc_monomial *m, const dirac_op *D, const rational_app
     if (res[k].seconds > sec) sec = res[k].seconds;
     if (res[k].flops > fl) fl = res[k].flops;
   }
-  m->iterations += it;
-  m->solver_seconds += sec;
-  m->solver_flops += fl;
+  m->solver.iterations += it;
+  m->solver.seconds += sec;
+  m->solver.flops += fl;
   if (st != HR_SOLVER_CONVERGED)
     hr_error_at(HR_EXIT_NUMERICS, __FILE__, __LINE__, __func__,
                 "rhmc monomial (m0 = %g, csw = %g): the multi-shift solve stopped with '%s' "
@@ -144,8 +174,9 @@ static double det_action(const rhmc_monomial *m, const suNg_field *u) {
   return -m->par.nf * clover_logdet(&D, HR_PARITY_ODD);
 }
 
-double rhmc_monomial_action(rhmc_monomial *m, const suNg_field *u) {
-  rhmc_impl *im = (rhmc_impl *)m;
+static double rhmc_monomial_action(void *data, const suNg_field *u) {
+  rhmc_impl *im = data;
+  rhmc_monomial *m = &im->pub;
   dirac_op D = rhmc_op(m, u);
   const rational_approx *r = &m->act;
   solve_shifts(m, &D, r, m->phi, im->chi, m->par.mt_prec);
@@ -154,13 +185,13 @@ double rhmc_monomial_action(rhmc_monomial *m, const suNg_field *u) {
   return s + det_action(m, u);
 }
 
-double rhmc_monomial_heatbath(rhmc_monomial *m, const suNg_field *u) {
-  rhmc_impl *im = (rhmc_impl *)m;
+static double rhmc_monomial_heatbath(void *data, const suNg_field *u) {
+  rhmc_impl *im = data;
+  rhmc_monomial *m = &im->pub;
   if (m->heatbaths == 0 || (m->par.meas_freq > 0 && m->heatbaths % m->par.meas_freq == 0))
     rhmc_monomial_check_spectrum(m, u);
   m->heatbaths++;
-  m->iterations = 0;
-  m->solver_seconds = m->solver_flops = 0;
+  m->solver = (hmc_solver_stats){0, 0.0, 0.0};
   spinor_field *eta = &im->work[0];
   gaussian_spinor_field(eta);
   dirac_op D = rhmc_op(m, u);
@@ -168,12 +199,13 @@ double rhmc_monomial_heatbath(rhmc_monomial *m, const suNg_field *u) {
   apply_rational(m, &D, &m->hb, m->phi, eta, im->chi, m->par.mt_prec);
   /* the action of phi itself (eta^+ eta + (nf/2) S_det up to the approximations' errors), so
    * that dH measures the integration only */
-  return rhmc_monomial_action(m, u);
+  return rhmc_monomial_action(im, u);
 }
 
-void rhmc_monomial_force_update(rhmc_monomial *m, const suNg_field *u, suNg_av_field *p,
-                                double eps) {
-  rhmc_impl *im = (rhmc_impl *)m;
+static void rhmc_monomial_force_update(void *data, const suNg_field *u, suNg_av_field *p,
+                                       double eps) {
+  rhmc_impl *im = data;
+  rhmc_monomial *m = &im->pub;
   dirac_op D = rhmc_op(m, u);
   const rational_approx *r = &m->act;
   spinor_field *y = &im->work[1];
@@ -274,11 +306,11 @@ int rhmc_monomial_check_spectrum(rhmc_monomial *m, const suNg_field *u) {
   const int inside = m->spec_min >= m->par.lmin && m->spec_max <= m->par.lmax;
   lprintf("RHMC", 10, "rhmc (nf = %d, m0 = %g): spectral range of Q^2 [%.4e, %.4e], "
           "approximation range [%g, %g]\n",
-          m->par.nf, m->par.m0, m->spec_min, m->spec_max, m->par.lmin, m->par.lmax);
+          m->par.nf, m->par.mass, m->spec_min, m->spec_max, m->par.lmin, m->par.lmax);
   if (!inside) {
     lprintf("RHMC", 0, "rhmc (nf = %d, m0 = %g): the spectral range of Q^2 [%.4e, %.4e] is "
             "outside the range [%g, %g] of the rational approximation%s\n",
-            m->par.nf, m->par.m0, m->spec_min, m->spec_max, m->par.lmin, m->par.lmax,
+            m->par.nf, m->par.mass, m->spec_min, m->spec_max, m->par.lmin, m->par.lmax,
             m->par.strict ? "" : " (the run continues: strict = false)");
     if (m->par.strict)
       hr_fatal(HR_EXIT_NUMERICS,
@@ -289,46 +321,11 @@ int rhmc_monomial_check_spectrum(rhmc_monomial *m, const suNg_field *u) {
   return inside;
 }
 
-/* ------------------------------------------------------------------ hmc_monomial adapter */
+/* ------------------------------------------------------------------ the kind */
 
-static double rhmc_mon_heatbath(hmc_monomial *m, const suNg_field *u) {
-  return rhmc_monomial_heatbath(m->ctx, u);
+static void rhmc_monomial_solver_stats(const void *data, hmc_solver_stats *st) {
+  const rhmc_monomial *m = data;
+  *st = m->solver;
 }
 
-static double rhmc_mon_action(hmc_monomial *m, const suNg_field *u) {
-  return rhmc_monomial_action(m->ctx, u);
-}
-
-static void rhmc_mon_force(hmc_monomial *m, const suNg_field *u, suNg_av_field *p, double eps) {
-  rhmc_monomial_force_update(m->ctx, u, p, eps);
-}
-
-static void rhmc_mon_stats(hmc_monomial *m, hmc_solver_stats *st) {
-  const rhmc_monomial *r = m->ctx;
-  st->iterations = r->iterations;
-  st->seconds = r->solver_seconds;
-  st->flops = r->solver_flops;
-}
-
-static void rhmc_mon_free(hmc_monomial *m) {
-  rhmc_monomial_free(m->ctx);
-  free(m);
-}
-
-hmc_monomial *hmc_monomial_rhmc(const hmc_fermion_setup *fs, const rhmc_monomial_params *p,
-                                int level) {
-  rhmc_monomial_params par = *p;
-  par.csw = fs->csw;
-  par.bc = fs->bc;
-  hmc_monomial *m = calloc(1, sizeof *m);
-  if (m == NULL) hr_error("out of memory for a monomial");
-  m->name = "rhmc";
-  m->level = level;
-  m->ctx = rhmc_monomial_new(&par);
-  m->heatbath = rhmc_mon_heatbath;
-  m->action = rhmc_mon_action;
-  m->force_update = rhmc_mon_force;
-  m->solver_stats = rhmc_mon_stats;
-  m->free = rhmc_mon_free;
-  return m;
-}
+HMC_MONOMIAL_KIND(rhmc, "rhmc", 1, rhmc_monomial);

@@ -78,30 +78,37 @@ static void add_scaled(suNg_av_field *x, double c, const suNg_av_field *p) {
   }
 }
 
+/* Solver iterations of m since its last heatbath. */
+static long iterations_of(hmc_monomial *m) {
+  hmc_solver_stats st;
+  m->solver_stats(m, &st);
+  return st.iterations;
+}
+
 /* A random direction X = R + (|R| / |F|) F (R Gaussian, F the force of ms in p): random, but
  * never almost orthogonal to the force, so that sum X^a F^a is not an accidentally small
  * difference and the relative check is meaningful. */
-static void random_direction(fermion_monomial **ms, int n, const suNg_field *u,
+static void random_direction(hmc_monomial **ms, int n, const suNg_field *u,
                              suNg_av_field *x, suNg_av_field *p) {
   gaussian_momenta(x);
   zero_suNg_av_field(p);
-  for (int i = 0; i < n; i++) fermion_monomial_force_update(ms[i], u, p, -1.0);
+  for (int i = 0; i < n; i++) ms[i]->force_update(ms[i], u, p, -1.0);
   add_scaled(x, sqrt(prod_re_suNg_av_field(x, x) / prod_re_suNg_av_field(p, p)), p);
 }
 
 /* Action of the monomials ms[0..n-1] at exp(t X) u (ut: work links). */
-static double action_at(fermion_monomial **ms, int n, const suNg_field *u, suNg_field *ut,
+static double action_at(hmc_monomial **ms, int n, const suNg_field *u, suNg_field *ut,
                         const suNg_av_field *x, double t) {
   copy_suNg_field(ut, u);
   md_update_links(ut, x, t);
   double s = 0;
-  for (int i = 0; i < n; i++) s += fermion_monomial_action(ms[i], ut);
+  for (int i = 0; i < n; i++) s += ms[i]->action(ms[i], ut);
   return s;
 }
 
 /* The derivative along X from finite differences: Richardson of the central differences at
  * steps h and h/2. */
-static double fd_derivative(fermion_monomial **ms, int n, const suNg_field *u, suNg_field *ut,
+static double fd_derivative(hmc_monomial **ms, int n, const suNg_field *u, suNg_field *ut,
                             const suNg_av_field *x) {
   const double h = 2e-3;
   const double d1 = (action_at(ms, n, u, ut, x, h) - action_at(ms, n, u, ut, x, -h)) / (2 * h);
@@ -111,36 +118,37 @@ static double fd_derivative(fermion_monomial **ms, int n, const suNg_field *u, s
 }
 
 /* sum X^a F^a of the monomials ms[0..n-1] (F summed into p from zero). */
-static double force_contraction(fermion_monomial **ms, int n, const suNg_field *u,
+static double force_contraction(hmc_monomial **ms, int n, const suNg_field *u,
                                 const suNg_av_field *x, suNg_av_field *p) {
   zero_suNg_av_field(p);
-  for (int i = 0; i < n; i++) fermion_monomial_force_update(ms[i], u, p, -1.0);
+  for (int i = 0; i < n; i++) ms[i]->force_update(ms[i], u, p, -1.0);
   return prod_re_suNg_av_field(x, p);
 }
 
-static fermion_monomial *make(fermion_monomial_kind kind, double m0, double dm, double csw) {
-  fermion_monomial_params p;
-  fermion_monomial_params_default(&p);
-  p.kind = kind;
-  p.m0 = m0;
+/* A monomial of the kind named `kind` ("hmc", "hasenbusch") on the test's boundaries. */
+static hmc_monomial *make(const char *kind, double m0, double dm, double csw) {
+  hmc_monomial_params p;
+  hmc_monomial_params_init(&p, kind);
+  p.mass = m0;
   p.dm = dm;
   p.csw = csw;
   p.bc.theta[1] = 0.3; /* complex boundary phases in x */
   if (open_time) p.bc.kind[0] = HR_BC_OPEN;
   p.mt_prec = 1e-14;
   p.force_prec = 1e-14;
-  return fermion_monomial_new(&p);
+  return hmc_monomial_new(&p);
 }
 
 /* |Q1^-1 Q2 phi|^2 (hasenbusch) or phi^+ Q^-2 phi (hmc) with cg_solve, plus the clover
  * determinant terms from clover_logdet: the action computed independently. */
-static double independent_action(const fermion_monomial *m, const suNg_field *u) {
-  const fermion_monomial_params *p = &m->par;
-  dirac_op D1 = dirac_op_make(u, p->m0, p->csw, &p->bc);
-  dirac_op D2 = dirac_op_make(u, p->m0 + p->dm, p->csw, &p->bc);
+static double independent_action(const hmc_monomial *hm, const suNg_field *u) {
+  const fermion_monomial *m = hm->ctx;
+  const hmc_monomial_params *p = &m->par;
+  dirac_op D1 = dirac_op_make(u, p->mass, p->csw, &p->bc);
+  dirac_op D2 = dirac_op_make(u, p->mass + p->dm, p->csw, &p->bc);
   spinor_field *w = alloc_spinor_field(2, &glat_even);
   const spinor_field *psi = m->phi;
-  if (p->kind == FERMION_MONOMIAL_HASENBUSCH) {
+  if (m->hasenbusch) {
     g5Dphi_eopre(&w[1], &D2, m->phi);
     psi = &w[1];
   }
@@ -154,20 +162,19 @@ static double independent_action(const fermion_monomial *m, const suNg_field *u)
   double s = prod_re_spinor_field(psi, &w[0]);
   if (p->csw != 0) {
     s -= 2 * clover_logdet(&D1, HR_PARITY_ODD);
-    if (p->kind == FERMION_MONOMIAL_HASENBUSCH) s += 2 * clover_logdet(&D2, HR_PARITY_ODD);
+    if (m->hasenbusch) s += 2 * clover_logdet(&D2, HR_PARITY_ODD);
   }
   free_spinor_field(w);
   return s;
 }
 
-static void check_monomial(fermion_monomial_kind kind, double csw, const suNg_field *u,
-                           suNg_field *ut, suNg_av_field *x, suNg_av_field *p) {
+static void check_monomial(const char *kind, double csw, const suNg_field *u, suNg_field *ut,
+                           suNg_av_field *x, suNg_av_field *p) {
   char name[128];
-  snprintf(name, sizeof name, "%s csw=%g%s", kind == FERMION_MONOMIAL_HMC ? "hmc" : "hasenbusch",
-           csw, open_time ? " open-t" : "");
-  fermion_monomial *m = make(kind, M0, DM, csw);
-  const double s_hb = fermion_monomial_heatbath(m, u);
-  const double s = fermion_monomial_action(m, u);
+  snprintf(name, sizeof name, "%s csw=%g%s", kind, csw, open_time ? " open-t" : "");
+  hmc_monomial *m = make(kind, M0, DM, csw);
+  const double s_hb = m->heatbath(m, u);
+  const double s = m->action(m, u);
   const double s_ind = independent_action(m, u);
   CHECK(fabs(s - s_hb) <= 1e-10 * fabs(s), "%s: heatbath action %.15e, recomputed %.15e", name,
         s_hb, s);
@@ -187,29 +194,30 @@ static void check_monomial(fermion_monomial_kind kind, double csw, const suNg_fi
   print_value(vn, s);
   snprintf(vn, sizeof vn, "force[%s]", name);
   print_value(vn, f);
-  fermion_monomial_free(m);
+  m->free(m);
   tc_case_end(name);
 }
 
 /* hasenbusch with dm = 0: S = phi^+ phi and F = 0. */
 static void check_hasenbusch_zero(double csw, const suNg_field *u, suNg_av_field *x,
                                   suNg_av_field *p) {
-  fermion_monomial *h = make(FERMION_MONOMIAL_HASENBUSCH, M0, 0, csw);
-  fermion_monomial *q = make(FERMION_MONOMIAL_HMC, M0, 0, csw);
-  fermion_monomial_heatbath(h, u);
-  const double s = fermion_monomial_action(h, u), n2 = sqnorm_spinor_field(h->phi);
+  hmc_monomial *h = make("hasenbusch", M0, 0, csw);
+  hmc_monomial *q = make("hmc", M0, 0, csw);
+  h->heatbath(h, u);
+  const fermion_monomial *hf = h->ctx;
+  const double s = h->action(h, u), n2 = sqnorm_spinor_field(hf->phi);
   CHECK(fabs(s - n2) <= 1e-10 * n2, "dm = 0: action %.15e, phi^+ phi %.15e", s, n2);
   gaussian_momenta(x);
   zero_suNg_av_field(p);
-  fermion_monomial_force_update(h, u, p, -1.0);
+  h->force_update(h, u, p, -1.0);
   const double fh = sqrt(prod_re_suNg_av_field(p, p));
-  fermion_monomial_heatbath(q, u);
+  q->heatbath(q, u);
   zero_suNg_av_field(p);
-  fermion_monomial_force_update(q, u, p, -1.0);
+  q->force_update(q, u, p, -1.0);
   const double fq = sqrt(prod_re_suNg_av_field(p, p));
   CHECK(fh <= 1e-9 * fq, "dm = 0: |F| = %.3e (hmc force %.3e)", fh, fq);
-  fermion_monomial_free(h);
-  fermion_monomial_free(q);
+  h->free(h);
+  q->free(q);
   char name[64];
   snprintf(name, sizeof name, "hasenbusch dm=0 csw=%g", csw);
   tc_case_end(name);
@@ -218,24 +226,24 @@ static void check_hasenbusch_zero(double csw, const suNg_field *u, suNg_av_field
 /* hasenbusch(m, dm) + hmc(m + dm): determinant terms and the force of the stack. */
 static void check_pair(double csw, const suNg_field *u, suNg_field *ut, suNg_av_field *x,
                        suNg_av_field *p) {
-  fermion_monomial *ms[2] = {make(FERMION_MONOMIAL_HASENBUSCH, M0, DM, csw),
-                             make(FERMION_MONOMIAL_HMC, M0 + DM, 0, csw)};
-  fermion_monomial *light = make(FERMION_MONOMIAL_HMC, M0, 0, csw);
+  hmc_monomial *ms[2] = {make("hasenbusch", M0, DM, csw),
+                             make("hmc", M0 + DM, 0, csw)};
+  hmc_monomial *light = make("hmc", M0, 0, csw);
   /* phi = 0: the actions are the determinant terms alone */
-  const double s_pair = fermion_monomial_action(ms[0], u) + fermion_monomial_action(ms[1], u);
-  const double s_light = fermion_monomial_action(light, u);
+  const double s_pair = ms[0]->action(ms[0], u) + ms[1]->action(ms[1], u);
+  const double s_light = light->action(light, u);
   CHECK(fabs(s_pair - s_light) <= 1e-12 * (1 + fabs(s_light)),
         "determinant terms: pair %.15e, hmc(m) %.15e", s_pair, s_light);
-  fermion_monomial_heatbath(ms[0], u);
-  fermion_monomial_heatbath(ms[1], u);
+  ms[0]->heatbath(ms[0], u);
+  ms[1]->heatbath(ms[1], u);
   random_direction(ms, 2, u, x, p);
   const double f = force_contraction(ms, 2, u, x, p);
   const double fd = fd_derivative(ms, 2, u, ut, x);
   CHECK(fabs(f - fd) <= 1e-6 * fabs(fd), "pair: force . X = %.15e, finite differences %.15e",
         f, fd);
-  fermion_monomial_free(ms[0]);
-  fermion_monomial_free(ms[1]);
-  fermion_monomial_free(light);
+  ms[0]->free(ms[0]);
+  ms[1]->free(ms[1]);
+  light->free(light);
   char name[64];
   snprintf(name, sizeof name, "hasenbusch + hmc(m+dm) csw=%g", csw);
   tc_case_end(name);
@@ -244,32 +252,32 @@ static void check_pair(double csw, const suNg_field *u, suNg_field *ut, suNg_av_
 /* The chronological guess changes the force by no more than the solver tolerance allows. */
 static void check_chrono(const suNg_field *u, suNg_field *ut, suNg_av_field *x,
                          suNg_av_field *p) {
-  fermion_monomial_params par;
-  fermion_monomial_params_default(&par);
-  par.m0 = M0;
+  hmc_monomial_params par;
+  hmc_monomial_params_init(&par, "hmc");
+  par.mass = M0;
   par.csw = CSW;
   par.force_prec = 1e-14;
   par.chrono = 3;
-  fermion_monomial *c = fermion_monomial_new(&par);
+  hmc_monomial *c = hmc_monomial_new(&par);
   par.chrono = 0;
-  fermion_monomial *r = fermion_monomial_new(&par);
+  hmc_monomial *r = hmc_monomial_new(&par);
   rng_init(4321);
-  fermion_monomial_heatbath(c, u);
+  c->heatbath(c, u);
   rng_init(4321);
-  fermion_monomial_heatbath(r, u);
+  r->heatbath(r, u);
   gaussian_momenta(x);
   suNg_av_field *q = alloc_suNg_av_field(1, &glattice);
   long it_first = 0, it_last = 0;
   for (int k = 0; k < 5; k++) {
     copy_suNg_field(ut, u);
     md_update_links(ut, x, 0.01 * k); /* a short path, as in a trajectory */
-    const long before = c->iterations;
+    const long before = iterations_of(c);
     zero_suNg_av_field(p);
-    fermion_monomial_force_update(c, ut, p, -1.0);
-    if (k == 0) it_first = c->iterations - before;
-    it_last = c->iterations - before;
+    c->force_update(c, ut, p, -1.0);
+    if (k == 0) it_first = iterations_of(c) - before;
+    it_last = iterations_of(c) - before;
     zero_suNg_av_field(q);
-    fermion_monomial_force_update(r, ut, q, -1.0);
+    r->force_update(r, ut, q, -1.0);
     const double diff = sqrt(sqdist(p, q) / prod_re_suNg_av_field(q, q));
     CHECK(diff <= 1e-8, "chrono: step %d: |F_chrono - F| / |F| = %.3e", k, diff);
   }
@@ -279,8 +287,8 @@ static void check_chrono(const suNg_field *u, suNg_field *ut, suNg_av_field *x,
     printf("  chrono: force solve iterations %ld (no guess) -> %ld (guess from 3)\n", it_first,
            it_last);
   free_suNg_av_field(q);
-  fermion_monomial_free(c);
-  fermion_monomial_free(r);
+  c->free(c);
+  r->free(r);
   tc_case_end("chronological initial guess");
 }
 
@@ -354,34 +362,34 @@ static void check_gpu_vs_cpu(const suNg_field *u0, suNg_field *u, suNg_av_field 
       printf("  pieces csw=%g: max |p_gpu - p_cpu| = %.1e (size %.1e)%s\n", csws[c], d, m,
              d == 0 ? ", bitwise equal" : "");
     for (int kind = 0; kind < 2; kind++) {
-      const fermion_monomial_kind mk = kind ? FERMION_MONOMIAL_HASENBUSCH : FERMION_MONOMIAL_HMC;
       const char *name = kind ? "hasenbusch" : "hmc";
-      fermion_monomial *mo = make(mk, M0, DM, csws[c]);
+      hmc_monomial *mo = make(name, M0, DM, csws[c]);
+      spinor_field *phi = ((fermion_monomial *)mo->ctx)->phi;
       hr_backend_set(HR_BACKEND_GPU);
-      fermion_monomial_heatbath(mo, u); /* also builds the operators' derived state */
+      mo->heatbath(mo, u); /* also builds the operators' derived state */
       copy_suNg_av_field(p, x);
       DEVICE_ONLY(suNg_field, u);
-      DEVICE_ONLY(spinor_field, mo->phi);
+      DEVICE_ONLY(spinor_field, phi);
       DEVICE_ONLY(suNg_av_field, p);
-      const long it_before = mo->iterations;
-      fermion_monomial_force_update(mo, u, p, 0.7);
-      const long it_gpu = mo->iterations - it_before;
+      const long it_before = iterations_of(mo);
+      mo->force_update(mo, u, p, 0.7);
+      const long it_gpu = iterations_of(mo) - it_before;
       CHECK(p->current == HR_COPY_GPU && u->current == HR_COPY_GPU &&
-                mo->phi->current == HR_COPY_GPU,
+                phi->current == HR_COPY_GPU,
             "%s csw=%g: after the GPU force update current = %d (p), %d (u), %d (phi), "
             "expected the device copy only (%d)",
-            name, csws[c], p->current, u->current, mo->phi->current, HR_COPY_GPU);
+            name, csws[c], p->current, u->current, phi->current, HR_COPY_GPU);
       hr_backend_set(HR_BACKEND_CPU);
       copy_suNg_av_field(q, x);
-      fermion_monomial_force_update(mo, u, q, 0.7);
+      mo->force_update(mo, u, q, 0.7);
       hr_backend_set(HR_BACKEND_GPU);
       av_max_diff(p, q, &d, &m);
       CHECK(d <= 1e-12 * m, "%s csw=%g: GPU and CPU force updates differ by %.3e (size %.3e)",
             name, csws[c], d, m);
       if (hr_rank() == 0)
         printf("  %s csw=%g: max |p_gpu - p_cpu| = %.1e (size %.1e), CG iterations %ld / %ld\n",
-               name, csws[c], d, m, it_gpu, mo->iterations - it_before - it_gpu);
-      fermion_monomial_free(mo);
+               name, csws[c], d, m, it_gpu, iterations_of(mo) - it_before - it_gpu);
+      mo->free(mo);
     }
   }
   free_spinor_field(sp);
@@ -413,16 +421,16 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 4; k++) heatbath_sweep(u, 2.0 * NG);
   const double csws[2] = {0, CSW};
   for (int c = 0; c < 2; c++) {
-    check_monomial(FERMION_MONOMIAL_HMC, csws[c], u, ut, x, p);
-    check_monomial(FERMION_MONOMIAL_HASENBUSCH, csws[c], u, ut, x, p);
+    check_monomial("hmc", csws[c], u, ut, x, p);
+    check_monomial("hasenbusch", csws[c], u, ut, x, p);
     if (!print_values) {
       check_hasenbusch_zero(csws[c], u, x, p);
       check_pair(csws[c], u, ut, x, p);
     }
   }
   open_time = 1;
-  check_monomial(FERMION_MONOMIAL_HMC, CSW, u, ut, x, p);
-  check_monomial(FERMION_MONOMIAL_HASENBUSCH, CSW, u, ut, x, p);
+  check_monomial("hmc", CSW, u, ut, x, p);
+  check_monomial("hasenbusch", CSW, u, ut, x, p);
   open_time = 0;
   if (!print_values) check_chrono(u, ut, x, p);
 #if HR_GPU_ENABLED

@@ -48,17 +48,12 @@ static void make_hmc(hmc_params *h, hmc_integrator_type t, int nlevels, int step
     h->monomial[h->nmonomials++] = hmc_monomial_gauge(BETA / nlevels, 0.0, l);
   }
   if (fermion) {
-    hmc_fermion_setup fs;
-    fs.csw = 1.1;
-    dirac_bc_default(&fs.bc);
-    stout_params_default(&fs.smear);
-    hmc_fermion_params fp;
+    hmc_monomial_params fp;
+    hmc_monomial_params_init(&fp, "hmc");
     fp.mass = 0.2;
-    fp.dm = 0;
-    fp.mt_prec = 1e-14;
+    fp.csw = 1.1;
     fp.force_prec = 1e-14;
-    fp.chrono = 0;
-    h->monomial[h->nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
+    h->monomial[h->nmonomials++] = hmc_monomial_new(&fp);
   }
   hmc_check_params(h);
 }

@@ -209,17 +209,13 @@ int main(int argc, char **argv) {
 
   two_levels(&h, HMC_OMF2);
   h.monomial[h.nmonomials++] = hmc_monomial_gauge(5.8, 0.0, 1);
-  hmc_fermion_setup fs;
-  memset(&fs, 0, sizeof fs);
-  fs.csw = 1.1;
-  dirac_bc_default(&fs.bc);
-  stout_params_default(&fs.smear);
-  hmc_fermion_params fp;
-  memset(&fp, 0, sizeof fp);
+  hmc_monomial_params fp;
+  hmc_monomial_params_init(&fp, "hmc");
   fp.mass = 0.2;
+  fp.csw = 1.1;
   fp.mt_prec = 1e-12;
   fp.force_prec = 1e-12;
-  h.monomial[h.nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
+  h.monomial[h.nmonomials++] = hmc_monomial_new(&fp);
   hmc_check_params(&h);
   check_trajectory("trajectory with a clover fermion monomial", &h, u);
   hmc_free(&h);
@@ -231,9 +227,9 @@ int main(int argc, char **argv) {
   h.cg = 1.3;
   const gauge_boundary gb = {1, 1.3};
   h.monomial[h.nmonomials++] = hmc_monomial_gauge_bc(5.8, GAUGE_C1_SYMANZIK, &gb, 1);
-  fs.bc.kind[0] = HR_BC_OPEN;
-  fs.bc.cf = 1.2;
-  h.monomial[h.nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
+  fp.bc.kind[0] = HR_BC_OPEN;
+  fp.bc.cf = 1.2;
+  h.monomial[h.nmonomials++] = hmc_monomial_new(&fp);
   hmc_check_params(&h);
   check_trajectory("trajectory with open time boundaries", &h, u);
   hmc_free(&h);

@@ -192,34 +192,33 @@ static void check_open_spectrum(const suNg_field *u) {
   tc_case_end("open bc: the spectral range of Q^2 is that of the inner block");
 }
 
-static double fermion_at(fermion_monomial *m, const suNg_field *u, suNg_field *ut,
+static double fermion_at(hmc_monomial *m, const suNg_field *u, suNg_field *ut,
                          const suNg_av_field *x, double t) {
   copy_suNg_field(ut, u);
   md_update_links(ut, x, t);
-  return fermion_monomial_action(m, ut);
+  return m->action(m, ut);
 }
 
 static void check_fermion_force(const suNg_field *u, suNg_field *ut, suNg_av_field *x,
                                 suNg_av_field *p) {
   const double csws[2] = {0.0, 1.3}, h = 2e-3;
   for (int c = 0; c < 2; c++) {
-    fermion_monomial_params par;
-    fermion_monomial_params_default(&par);
-    par.kind = FERMION_MONOMIAL_HMC;
-    par.m0 = 0.1;
+    hmc_monomial_params par;
+    hmc_monomial_params_init(&par, "hmc");
+    par.mass = 0.1;
     par.csw = csws[c];
     par.bc = open_bc(1.2);
     par.bc.theta[1] = 0.3;
     par.mt_prec = 1e-14;
     par.force_prec = 1e-14;
-    fermion_monomial *m = fermion_monomial_new(&par);
-    fermion_monomial_heatbath(m, u);
+    hmc_monomial *m = hmc_monomial_new(&par);
+    m->heatbath(m, u);
     /* a pseudofermion field with outer-slice components (the heatbath zeroes them): the
      * force must be the derivative of the action for any field */
-    gaussian_spinor_field(m->phi);
+    gaussian_spinor_field(((fermion_monomial *)m->ctx)->phi);
     gaussian_momenta(x);
     zero_suNg_av_field(p);
-    fermion_monomial_force_update(m, u, p, -1.0);
+    m->force_update(m, u, p, -1.0);
     CHECK(boundary_momenta_max(p) == 0.0, "fermion force on the zero links: %g",
           boundary_momenta_max(p));
     const double f = prod_re_suNg_av_field(x, p);
@@ -231,7 +230,7 @@ static void check_fermion_force(const suNg_field *u, suNg_field *ut, suNg_av_fie
     if (hr_rank() == 0)
       printf("  fermion force csw = %g, open, cF = 1.2: F.X = %.12e, fd rel. diff %.2e\n",
              csws[c], f, rel);
-    fermion_monomial_free(m);
+    m->free(m);
   }
   tc_case_end("fermion force with open bc and cF = 1.2 = finite differences of the action");
 }
@@ -249,12 +248,13 @@ static void check_hmc(suNg_field *u) {
   h.cg = 1.3;
   const gauge_boundary gb = {1, 1.3};
   h.monomial[h.nmonomials++] = hmc_monomial_gauge_bc(5.5, GAUGE_C1_SYMANZIK, &gb, 1);
-  hmc_fermion_setup fs;
-  fs.csw = 1.3;
-  fs.bc = open_bc(1.2);
-  stout_params_default(&fs.smear);
-  hmc_fermion_params fp = {0.2, 0, 1e-14, 1e-14, 0};
-  h.monomial[h.nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
+  hmc_monomial_params fp;
+  hmc_monomial_params_init(&fp, "hmc");
+  fp.mass = 0.2;
+  fp.csw = 1.3;
+  fp.bc = open_bc(1.2);
+  fp.force_prec = 1e-14;
+  h.monomial[h.nmonomials++] = hmc_monomial_new(&fp);
   hmc_check_params(&h);
   double du, dp, dh;
   hmc_reversibility(&du, &dp, &dh, &h, u);

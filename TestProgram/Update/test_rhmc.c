@@ -50,11 +50,15 @@ static dirac_bc test_bc(void) {
   return bc;
 }
 
-static rhmc_monomial *make_rhmc(int nf, double csw) {
-  rhmc_monomial_params p;
-  rhmc_monomial_params_default(&p);
+/* The data of an rhmc monomial. */
+static rhmc_monomial *rhmc_of(const hmc_monomial *m) { return m->ctx; }
+
+/* An rhmc monomial of nf flavours on the test's boundaries and range. */
+static hmc_monomial *make_rhmc(int nf, double csw) {
+  hmc_monomial_params p;
+  hmc_monomial_params_init(&p, "rhmc");
   p.nf = nf;
-  p.m0 = M0;
+  p.mass = M0;
   p.csw = csw;
   p.bc = test_bc();
   p.lmin = LMIN;
@@ -62,14 +66,14 @@ static rhmc_monomial *make_rhmc(int nf, double csw) {
   p.precision = 1e-11;
   p.mt_prec = 1e-14;
   p.force_prec = 1e-14;
-  return rhmc_monomial_new(&p);
+  return hmc_monomial_new(&p);
 }
 
-static double action_at(rhmc_monomial *m, const suNg_field *u, suNg_field *ut,
+static double action_at(hmc_monomial *m, const suNg_field *u, suNg_field *ut,
                         const suNg_av_field *x, double t) {
   copy_suNg_field(ut, u);
   md_update_links(ut, x, t);
-  return rhmc_monomial_action(m, ut);
+  return m->action(m, ut);
 }
 
 static void check_spectrum(const suNg_field *u) {
@@ -112,9 +116,10 @@ static void check_spectrum(const suNg_field *u) {
   /* the approximation range: a margin around the measured spectrum */
   LMIN = pow(10, floor(log10(0.5 * lmin)));
   LMAX = pow(10, ceil(log10(1.5 * lmax)));
-  rhmc_monomial *m = make_rhmc(1, CSW);
-  CHECK(rhmc_monomial_check_spectrum(m, u) == 1, "spectrum not inside [%g, %g]", LMIN, LMAX);
-  rhmc_monomial_free(m);
+  hmc_monomial *m = make_rhmc(1, CSW);
+  CHECK(rhmc_monomial_check_spectrum(rhmc_of(m), u) == 1, "spectrum not inside [%g, %g]", LMIN,
+        LMAX);
+  m->free(m);
   tc_case_end("spectral range of Q^2: Lanczos = inverse iteration, inside the range");
 }
 
@@ -123,21 +128,22 @@ static void check_actions(double csw, const suNg_field *u) {
   char name[64];
   snprintf(name, sizeof name, "csw=%g", csw);
   dirac_bc bc = test_bc();
-  fermion_monomial_params fp;
-  fermion_monomial_params_default(&fp);
-  fp.m0 = M0;
+  hmc_monomial_params fp;
+  hmc_monomial_params_init(&fp, "hmc");
+  fp.mass = M0;
   fp.csw = csw;
   fp.bc = bc;
-  fermion_monomial *h = fermion_monomial_new(&fp);
-  fermion_monomial_heatbath(h, u);
-  rhmc_monomial *r2 = make_rhmc(2, csw);
-  copy_spinor_field(r2->phi, h->phi);
-  const double sh = fermion_monomial_action(h, u), sr = rhmc_monomial_action(r2, u);
+  hmc_monomial *h = hmc_monomial_new(&fp);
+  h->heatbath(h, u);
+  const spinor_field *phi = ((const fermion_monomial *)h->ctx)->phi;
+  hmc_monomial *r2 = make_rhmc(2, csw);
+  copy_spinor_field(rhmc_of(r2)->phi, phi);
+  const double sh = h->action(h, u), sr = r2->action(r2, u);
   CHECK(fabs(sh - sr) <= 1e-10 * fabs(sh), "%s: nf=2 rhmc action %.15e, hmc %.15e", name, sr, sh);
-  rhmc_monomial_free(r2);
+  r2->free(r2);
   /* nf = 1: |r(Q^2) phi|^2 = phi^+ Q^-2 phi */
-  rhmc_monomial *r1 = make_rhmc(1, csw);
-  const rational_approx *ra = &r1->act;
+  hmc_monomial *r1 = make_rhmc(1, csw);
+  const rational_approx *ra = &rhmc_of(r1)->act;
   dirac_op D = dirac_op_make(u, M0, csw, &bc);
   hr_linear_operator A = dirac_linear_operator(&D, DIRAC_FORM_QEO2);
   spinor_field *chi = alloc_spinor_field(ra->degree, &glat_even);
@@ -147,39 +153,39 @@ static void check_actions(double csw, const suNg_field *u) {
   sp.tol = 1e-14;
   sp.max_iter = 100000;
   hr_solver_result res[RATIONAL_MAX_DEGREE];
-  cg_mshift_solve(chi, &A, ra->degree, ra->b, h->phi, &sp, res);
-  mul_spinor_field(&psi[0], ra->a0, h->phi);
+  cg_mshift_solve(chi, &A, ra->degree, ra->b, phi, &sp, res);
+  mul_spinor_field(&psi[0], ra->a0, phi);
   for (int k = 0; k < ra->degree; k++) mul_add_assign_spinor_field(&psi[0], ra->a[k], &chi[k]);
   const double s_sq = sqnorm_spinor_field(&psi[0]);
   const double s_hmc = sh + (csw != 0 ? 2 * clover_logdet(&D, HR_PARITY_ODD) : 0);
   CHECK(fabs(s_sq - s_hmc) <= 2.5 * ra->error * s_hmc + 1e-12 * s_hmc,
         "%s: |r(Q^2) phi|^2 = %.15e, phi^+ Q^-2 phi = %.15e (approximation error %.2e)", name,
         s_sq, s_hmc, ra->error);
-  copy_spinor_field(r1->phi, h->phi);
-  const double s1 = rhmc_monomial_action(r1, u) +
+  copy_spinor_field(rhmc_of(r1)->phi, phi);
+  const double s1 = r1->action(r1, u) +
                     (csw != 0 ? clover_logdet(&D, HR_PARITY_ODD) : 0); /* without (1/2) S_det */
-  const double s_pr = prod_re_spinor_field(h->phi, &psi[0]);
+  const double s_pr = prod_re_spinor_field(phi, &psi[0]);
   CHECK(fabs(s1 - s_pr) <= 1e-11 * fabs(s_pr), "%s: nf=1 action %.15e, phi^+ r phi %.15e",
         name, s1, s_pr);
   /* heatbath: returned action = eta^+ eta + (1/2) S_det to the approximations' errors */
   const hr_rng_state st = rng_get_state();
-  const double s_hb = rhmc_monomial_heatbath(r1, u);
+  const double s_hb = r1->heatbath(r1, u);
   rng_set_state(st);
   gaussian_spinor_field(&psi[1]);
   const double eta2 = sqnorm_spinor_field(&psi[1]);
   const double s_exp = eta2 - (csw != 0 ? clover_logdet(&D, HR_PARITY_ODD) : 0);
-  const double tol = 3 * (r1->act.error + 2 * r1->hb.error) * eta2 + 1e-11 * eta2;
+  const double tol = 3 * (ra->error + 2 * rhmc_of(r1)->hb.error) * eta2 + 1e-11 * eta2;
   CHECK(fabs(s_hb - s_exp) <= tol, "%s: heatbath action %.15e, eta^+ eta + S_det/2 %.15e", name,
         s_hb, s_exp);
   if (hr_rank() == 0)
     printf("  %s: nf=2 rhmc - hmc %.2e; nf=1 |r phi|^2 - phi^+ Q^-2 phi %.2e (rel, approx. "
            "error %.1e, degree %d); heatbath - eta^+ eta %.2e (hb degree %d)\n",
            name, fabs(sh - sr) / fabs(sh), fabs(s_sq - s_hmc) / s_hmc, ra->error, ra->degree,
-           fabs(s_hb - s_exp) / eta2, r1->hb.degree);
+           fabs(s_hb - s_exp) / eta2, rhmc_of(r1)->hb.degree);
   free_spinor_field(chi);
   free_spinor_field(psi);
-  rhmc_monomial_free(r1);
-  fermion_monomial_free(h);
+  r1->free(r1);
+  h->free(h);
   rng_set_state(st);
   tc_case_end(csw == 0 ? "actions: nf=2 = hmc, nf=1 = square root, heatbath (csw = 0)"
                        : "actions: nf=2 = hmc, nf=1 = square root, heatbath (csw != 0)");
@@ -187,12 +193,12 @@ static void check_actions(double csw, const suNg_field *u) {
 
 static void check_force(int nf, double csw, const suNg_field *u, suNg_field *ut,
                         suNg_av_field *x, suNg_av_field *p) {
-  rhmc_monomial *m = make_rhmc(nf, csw);
-  rhmc_monomial_heatbath(m, u);
+  hmc_monomial *m = make_rhmc(nf, csw);
+  m->heatbath(m, u);
   /* random direction, never almost orthogonal to the force */
   gaussian_momenta(x);
   zero_suNg_av_field(p);
-  rhmc_monomial_force_update(m, u, p, -1.0);
+  m->force_update(m, u, p, -1.0);
   const double c = sqrt(prod_re_suNg_av_field(x, x) / prod_re_suNg_av_field(p, p));
   {
     const suNg_algebra_vector *b = sync_host_suNg_av_field(p);
@@ -205,7 +211,7 @@ static void check_force(int nf, double csw, const suNg_field *u, suNg_field *ut,
     }
   }
   zero_suNg_av_field(p);
-  rhmc_monomial_force_update(m, u, p, -1.0);
+  m->force_update(m, u, p, -1.0);
   const double f = prod_re_suNg_av_field(x, p);
   const double h = 2e-3;
   const double d1 = (action_at(m, u, ut, x, h) - action_at(m, u, ut, x, -h)) / (2 * h);
@@ -216,8 +222,8 @@ static void check_force(int nf, double csw, const suNg_field *u, suNg_field *ut,
         csw, f, fd, rel);
   if (hr_rank() == 0)
     printf("  nf=%d csw=%g: force . X = %.12e, finite differences %.12e, rel. %.2e (%d poles)\n",
-           nf, csw, f, fd, rel, m->act.degree);
-  rhmc_monomial_free(m);
+           nf, csw, f, fd, rel, rhmc_of(m)->act.degree);
+  m->free(m);
 }
 
 /* gauge (beta) + either two rhmc nf = 1 monomials or one hmc monomial, omf2 on one level. */
@@ -228,23 +234,20 @@ static void make_hmc(hmc_params *h, int rhmc, double beta, int steps) {
   h->level[0].type = HMC_OMF2;
   h->level[0].steps = steps;
   h->monomial[h->nmonomials++] = hmc_monomial_gauge(beta, 0.0, 0);
-  hmc_fermion_setup fs;
-  fs.csw = CSW;
-  fs.bc = test_bc();
-  stout_params_default(&fs.smear);
+  hmc_monomial_params fp;
+  hmc_monomial_params_init(&fp, rhmc ? "rhmc" : "hmc");
+  fp.mass = M0;
+  fp.csw = CSW;
+  fp.bc = test_bc();
   if (rhmc) {
-    rhmc_monomial_params rp;
-    rhmc_monomial_params_default(&rp);
-    rp.nf = 1;
-    rp.m0 = M0;
-    rp.lmin = LMIN;
-    rp.lmax = LMAX;
-    rp.precision = 1e-11;
-    rp.meas_freq = 10;
-    for (int i = 0; i < 2; i++) h->monomial[h->nmonomials++] = hmc_monomial_rhmc(&fs, &rp, 0);
+    fp.nf = 1;
+    fp.lmin = LMIN;
+    fp.lmax = LMAX;
+    fp.precision = 1e-11;
+    fp.meas_freq = 10;
+    for (int i = 0; i < 2; i++) h->monomial[h->nmonomials++] = hmc_monomial_new(&fp);
   } else {
-    hmc_fermion_params fp = {M0, 0, 1e-14, 1e-10, 0};
-    h->monomial[h->nmonomials++] = hmc_monomial_hmc(&fs, &fp, 0);
+    h->monomial[h->nmonomials++] = hmc_monomial_new(&fp);
   }
   hmc_check_params(h);
 }

@@ -232,28 +232,21 @@ static void smeared_monomial(int rhmc) {
   gauge_field_cold(&u[0]);
   gaussian_momenta(&X[0]);
   links_exp_update(&u[0], &X[0], 0.3);
-  hmc_fermion_setup fs;
-  fs.csw = 1.2;
-  dirac_bc_default(&fs.bc);
-  fs.smear.steps = 3, fs.smear.rho = 0.15, fs.smear.spatial = 0;
-  hmc_monomial *m;
+  stout_params smear = {.steps = 3, .rho = 0.15, .spatial = 0};
+  hmc_monomial_params fp;
+  hmc_monomial_params_init(&fp, rhmc ? "rhmc" : "hmc");
+  fp.mass = 0.3;
+  fp.csw = 1.2;
+  fp.force_prec = 1e-14;
   if (rhmc) {
-    rhmc_monomial_params rp;
-    rhmc_monomial_params_default(&rp);
-    rp.nf = 1;
-    rp.m0 = 0.3;
-    rp.lmin = 1e-2;
-    rp.lmax = 40;
-    rp.degree = 16;
-    rp.precision = 0;
-    rp.mt_prec = 1e-14;
-    rp.force_prec = 1e-14;
-    rp.meas_freq = 0;
-    m = hmc_monomial_stout(hmc_monomial_rhmc(&fs, &rp, 0), &fs.smear);
-  } else {
-    hmc_fermion_params fp = {0.3, 0, 1e-14, 1e-14, 0};
-    m = hmc_monomial_stout(hmc_monomial_hmc(&fs, &fp, 0), &fs.smear);
+    fp.nf = 1;
+    fp.lmin = 1e-2;
+    fp.lmax = 40;
+    fp.degree = 16;
+    fp.precision = 0;
+    fp.meas_freq = 0;
   }
+  hmc_monomial *m = hmc_monomial_stout(hmc_monomial_new(&fp), &smear);
   m->heatbath(m, &u[0]);
   zero_suNg_av_field(&X[1]);
   m->force_update(m, &u[0], &X[1], -1.0); /* X[1] = F */
