@@ -8,6 +8,8 @@
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, NULL);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   int glb_t = 0, glb_x = 0, bc_t = 0, measure = 0;
   double beta = 0;
   long long seed = 0;
