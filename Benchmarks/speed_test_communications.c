@@ -65,6 +65,8 @@ static void bench(const char *name, const geometry_descriptor *g, hr_layout layo
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_comm");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_params p;
   geometry_read_input(&p, in);
   int n_exchanges = 100;

@@ -200,6 +200,8 @@ static double field_triad(size_t bytes_per_array, int passes) {
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_dirac");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_params p;
   geometry_read_input(&p, in);
   double m0 = 0.1, csw = 1.0, min_time = 1.0;

@@ -16,6 +16,7 @@
 #include "gauge_fixing.h"
 #include "geometry.h"
 #include "global_access.h"
+#include "gpu.h"
 #include "heatbath.h"
 #include "hr_core.h"
 #include "hr_error.h"
@@ -32,6 +33,8 @@ static double now(void) {
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_fft");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   double beta, gftol;
   int sweeps, reps, gfmax, do_gf;
   const input_key keys[] = {

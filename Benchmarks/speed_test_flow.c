@@ -9,8 +9,10 @@
 
 #include "bench_util.h"
 #include "communications.h"
+#include "dirac.h"
 #include "gauge_action.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "heatbath.h"
 #include "hr_core.h"
 #include "input_file.h"
@@ -20,6 +22,8 @@
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_flow");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   int nsteps, action;
   const input_key keys[] = {
       {"nsteps", INPUT_INT, &nsteps, "3", NULL, "RK3 steps timed per thread count"},

@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "communications.h"
+#include "dirac.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "heatbath.h"
 #include "hr_core.h"
 #include "input_file.h"
@@ -42,6 +44,8 @@ static double time_sweeps(suNg_field *u, double beta, int kind, int n, double *c
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_heatbath");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   double beta;
   int nsweeps;
   const input_key keys[] = {

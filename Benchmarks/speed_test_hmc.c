@@ -15,6 +15,7 @@
 #include "communications.h"
 #include "dirac.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "heatbath.h"
 #include "hmc.h"
 #include "hr_core.h"
@@ -50,6 +51,8 @@ static double operator_gflops(const dirac_op *D) {
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_hmc");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_params gp;
   geometry_read_input(&gp, in);
   hmc_fermion_setup fs;

@@ -22,6 +22,7 @@
 #include "dirac.h"
 #include "fields.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hr_core.h"
 #include "hr_error.h"
 #include "input_file.h"
@@ -125,6 +126,8 @@ static void bench_solves(const char *label, const dirac_op *D, const bench_param
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file_inverters");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_params gp;
   geometry_read_input(&gp, in);
   dirac_bc bc;

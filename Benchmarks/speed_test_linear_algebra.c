@@ -90,6 +90,8 @@ static double time_op(const la_bench_op *op, int flt, spinor_field *fd, spinor_f
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, NULL);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_init_from_input(in);
   double min_time = 1.0;
   char thread_list[INPUT_STRING_MAX] = "0";

@@ -13,7 +13,9 @@
 
 #include "boundary_conditions.h"
 #include "communications.h"
+#include "dirac.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hmc.h"
 #include "hr_core.h"
 #include "hr_error.h"
@@ -67,6 +69,8 @@ static void summary_print(const run_summary *s, int therm) {
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   run_params r;
   read_params(in, &r);
   run_chain chain;

@@ -65,7 +65,8 @@ int dirac_comm_overlap(void);
  * their own (tests of mixed exchanges), 0 the real nodes. Collective; nothing without MPI. */
 void dirac_set_node_halo(int on, int group);
 int dirac_node_halo(void);
-/* Free the node-memory windows of the halo exchanges (collective; hr_finalize calls it before
+/* Free the halo exchanges' memory and node-memory windows (collective; registered with
+ * hr_at_finalize when the first halo is made, so that hr_finalize calls it before
  * MPI_Finalize; remade on use). */
 void dirac_comm_release(void);
 /* Numbers per link that the GPU hopping kernels read (input key gpu:links): 18 (default), or
@@ -93,6 +94,14 @@ enum {
  * after the first DIRAC_CPU_PREFETCH_CALLS applications of the class after each geometry_init;
  * also restarts the timing), _OFF, _NEIGHBOURS, _ON or _INTERLEAVED. */
 void dirac_set_cpu_prefetch(int mode);
+struct input_file;
+/* Read the Dirac keys of a program's input file (after hr_setup and hr_gpu_read_input, before
+ * input_finish) and apply them: cpu:prefetch (dirac_set_cpu_prefetch; default auto),
+ * comm:node_halo (dirac_set_node_halo; default on), gpu:links (dirac_set_gpu_links; default
+ * 18; 12 with NF != 3 is an input error at the key's line; GPU builds log the choice as
+ * [GPU][10]Dirac hopping kernels: ...). Keys of the hardware that a build lacks are accepted
+ * and ignored (comm:node_halo without MPI, gpu:links without a GPU); Doc/input_files.md. */
+void dirac_read_input(struct input_file *in);
 /* The epilogue of a class of CPU kernels (dirac_cpu_prefetch): the bare hopping term, with the
  * diagonal term of a spinor x, with clover blocks, or with the inverse clover blocks (the
  * first sweep of the even/odd clover operator); DIRAC_CPU_PREFETCH_EPILOGUES of them. */

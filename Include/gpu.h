@@ -467,9 +467,9 @@ typedef struct {
   int local_rank;  /* this rank among them */
   int forced;      /* 1: chosen by HR_GPU_DEVICE */
 } hr_gpu_device_choice;
-/* Choose the device of this rank once (CUDA: cudaSetDevice) and return the choice; hr_setup
- * calls it in GPU builds and logs it for every rank. Stops when no device is visible or
- * HR_GPU_DEVICE is not a device of the node. */
+/* Choose the device of this rank once (CUDA: cudaSetDevice) and return the choice;
+ * hr_gpu_read_input calls it in GPU builds and logs it for every rank. Stops when no device is
+ * visible or HR_GPU_DEVICE is not a device of the node. */
 hr_gpu_device_choice hr_gpu_select_device(void);
 /* Name, compute capability and memory of the chosen device (the emulated one: a fixed text). */
 void hr_gpu_device_name(char *buf, size_t len);
@@ -477,8 +477,9 @@ void hr_gpu_device_name(char *buf, size_t len);
 /* How device halo exchanges reach MPI: auto (device memory where the MPI library reads it:
  * the emulated backend, CUDA-aware MPI by MPIX_Query_cuda_support; else host staging),
  * device (device pointers handed to MPI: for a CUDA-aware MPI that does not say so) or host
- * (staged through host buffers). Input key gpu:halo = auto|device|host (hr_setup); the
- * environment variable HR_GPU_HALO (auto|device|host) overrides the key; a bad value stops. */
+ * (staged through host buffers). Input key gpu:halo = auto|device|host (hr_gpu_read_input);
+ * the environment variable HR_GPU_HALO (auto|device|host) overrides the key; a bad value
+ * stops. */
 typedef enum {
   HR_GPU_HALO_AUTO = 0,
   HR_GPU_HALO_DEVICE = 1,
@@ -490,6 +491,13 @@ typedef enum {
 void hr_gpu_set_halo_path(hr_gpu_halo_path path);
 /* 1 when halo exchanges hand device memory to MPI, 0 when they are staged through the host. */
 int hr_gpu_halo_through_device(void);
+
+struct input_file;
+/* Read the GPU key of a program's input file (after hr_setup, before input_finish): gpu:halo
+ * (default auto; accepted and ignored in builds without a GPU). GPU builds then set the halo
+ * path, choose the device of every rank (hr_gpu_select_device) and log both ([GPU][10] lines:
+ * Doc/gpu.md, "The device of each rank"). */
+void hr_gpu_read_input(struct input_file *in);
 
 /* ------------------------------------------------------------------ launch counter */
 

@@ -1,8 +1,9 @@
 /* hr_core.h -- start and end of a LibHR program: command line (-i input file, -o log file),
- * MPI start-up, the program's input file, the build description, rank/size queries, writable
- * output directories, and output files that are written whole or not at all.
- * Implemented in: LibHR/Core/setup.c, LibHR/Core/ofile.c, LibHR/Core/output_dir.c,
- *  LibHR/Core/build_info.c. */
+ * MPI start-up, the program's input file, finalisers of the modules, the build description,
+ * rank/size/thread queries and wall-clock time, writable output directories, and output files
+ * that are written whole or not at all.
+ * Implemented in: LibHR/Core/runtime.c, LibHR/Core/setup.c, LibHR/Core/ofile.c,
+ *  LibHR/Core/output_dir.c, LibHR/Core/build_info.c. */
 #ifndef HR_CORE_H
 #define HR_CORE_H
 
@@ -12,9 +13,10 @@
 
 /* Start a program: MPI_Init (MPI builds), parse "-i FILE" (default `default_input`, may be
  * NULL to make -i required), "-o LOGFILE" and "-h" (usage, exit 0; any other argument stops
- * with exit code HR_EXIT_INPUT), open the input file and read the log:* keys. Returns the
- * parsed input file (owned by LibHR, freed by hr_finalize); the caller reads its own keys,
- * then calls input_finish. On return *argc is 1: every argument was consumed. */
+ * with exit code HR_EXIT_INPUT), open the input file and read the log:* keys and
+ * memory:huge_pages. Returns the parsed input file (owned by LibHR, freed by hr_finalize); the
+ * caller has the modules read their keys (hr_gpu_read_input, dirac_read_input), reads its
+ * own, then calls input_finish. On return *argc is 1: every argument was consumed. */
 input_file *hr_setup(int *argc, char ***argv, const char *default_input);
 /* hr_setup for programs that also take names on the command line (configuration files):
  * the arguments that are neither options (starting with '-') nor the file of -i / -o come
@@ -22,8 +24,13 @@ input_file *hr_setup(int *argc, char ***argv, const char *default_input);
  * hr_finalize, the strings are argv's); the options go to hr_setup. */
 input_file *hr_setup_with_names(int argc, char **argv, const char *default_input, int *nnames,
                                 char ***names);
-/* End a program: flush and close logs, free the input file of hr_setup, MPI_Finalize. */
+/* End a program: run the finalisers of hr_at_finalize (the latest first), flush and close
+ * logs, free the input file of hr_setup, MPI_Finalize. */
 void hr_finalize(void);
+/* Have hr_finalize call `fn` (before the logs close and MPI ends): a module frees there what
+ * must go before MPI_Finalize. Finalisers run in the reverse order of registration, each once
+ * per hr_finalize (a function registered again keeps its first place); call from one thread. */
+void hr_at_finalize(void (*fn)(void));
 
 /* Print the description of this build, one lprintf line each under `topic` at `level`: LibHR
  * version and source revision, theory, MPI, OpenMP, GPU backend, vector instructions of the

@@ -4,7 +4,7 @@
  * repeated key stops the program with "file:line: key: what is wrong" before any work. Values
  * out of a key's range, and impossible combinations that a program checks itself
  * (input_fail), are reported the same way, at the line of the key.
- * Implemented in: LibHR/Input/input_file.c. */
+ * Implemented in: LibHR/Core/input_file.c. */
 #ifndef INPUT_FILE_H
 #define INPUT_FILE_H
 

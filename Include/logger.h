@@ -1,7 +1,7 @@
 /* logger.h -- lprintf(topic, level, ...): messages by topic with per-topic verbosity levels
  * (input keys log:default and log:<topic>); rank 0 writes to stdout or a file, other ranks
  * to their own file or nowhere.
- * Implemented in: LibHR/Core/logger.c. */
+ * Implemented in: LibHR/Core/logger.c, LibHR/Core/log_keys.c. */
 #ifndef LOGGER_H
 #define LOGGER_H
 

@@ -61,6 +61,8 @@ static void map_defects(long long seed, int samples, double *unitarity, double *
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   long long seed = 1;
   int samples = 100;
   double tolerance = 1e-12;

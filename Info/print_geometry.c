@@ -93,6 +93,8 @@ int main(int argc, char **argv) {
   options o = {{0, 0, 0, 0}, {-1, -1}, 0};
   parse_options(&argc, argv, &o);
   input_file *in = hr_setup(&argc, &argv, NULL);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_params p;
   geometry_read_input(&p, in);
   input_finish(in);

@@ -24,6 +24,7 @@
 #include "gamma.h"
 #include "gauge_fixing.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hr_core.h"
 #include "hr_error.h"
 #include "input_file.h"
@@ -222,6 +223,8 @@ int main(int argc, char **argv) {
   int nconf = 0;
   char **confs = NULL;
   input_file *in = hr_setup_with_names(argc, argv, NULL, &nconf, &confs);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   if (!fft_available())
     hr_fatal(HR_EXIT_SETUP, "momentum: this build of LibHR has no FFTW, which every measurement "
              "of this program needs: install libfftw3-dev (bash Make/deps.sh) and reconfigure");

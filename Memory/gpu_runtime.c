@@ -1,7 +1,8 @@
 /* gpu_runtime.c -- device memory, copies, synchronisation and launch checks of gpu.h: the
  * CUDA runtime in --enable-gpu=cuda builds, aligned host memory otherwise (the emulated
- * backend; CPU builds only use it in tests); and the transfer counter of every host <-> device
- * copy (by direction, purpose and origin). */
+ * backend; CPU builds only use it in tests); the device of each rank and the input key
+ * gpu:halo (hr_gpu_read_input); and the transfer counter of every host <-> device copy (by
+ * direction, purpose and origin). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,10 @@
 
 #include "gpu.h"
 #include "host_memory.h"
+#include "hr_core.h"
 #include "hr_error.h"
+#include "input_file.h"
+#include "logger.h"
 #if HR_WITH_MPI
 #include <mpi.h>
 #endif
@@ -255,6 +259,53 @@ void hr_gpu_device_name(char *buf, size_t len) {
            prop.minor, (double)prop.totalGlobalMem / 1073741824.);
 #else
   snprintf(buf, len, "emulated device (host memory and threads)");
+#endif
+}
+
+#if HR_GPU_ENABLED
+/* Choose the GPU of every rank (hr_gpu_select_device) and say which: one line per rank on
+ * rank 0's log, and a note when ranks of a node share a device. */
+static void log_gpu_devices(void) {
+  const hr_gpu_device_choice c = hr_gpu_select_device();
+  char name[256];
+  hr_gpu_device_name(name, sizeof name);
+  int mine[5] = {c.device, c.devices, c.local_rank, c.local_ranks, c.forced};
+  int n = hr_nranks();
+  int *all = hr_rank() == 0 ? malloc(sizeof(int) * 5 * (size_t)n) : NULL;
+  if (hr_rank() == 0 && all == NULL) hr_error("out of memory (device log)");
+#if HR_WITH_MPI
+  if (hr_mpi_running())
+    MPI_Gather(mine, 5, MPI_INT, all, 5, MPI_INT, 0, MPI_COMM_WORLD);
+  else if (all != NULL)
+    memcpy(all, mine, sizeof mine);
+#else
+  if (all != NULL) memcpy(all, mine, sizeof mine);
+#endif
+  lprintf("GPU", 10, "rank 0 uses %s\n", name);
+  lprintf("GPU", 10, "halo exchange (MPI builds): %s\n",
+          hr_gpu_halo_through_device() ? "device memory handed to MPI"
+                                       : "staged through host memory");
+  for (int r = 0; r < n && all != NULL; r++) {
+    const int *a = all + 5 * r;
+    lprintf("GPU", 10, "rank %d: device %d of %d on its node (node-local rank %d of %d%s)%s\n",
+            r, a[0], a[1], a[2], a[3], a[4] ? ", set by HR_GPU_DEVICE" : "",
+            a[3] > a[1] ? ": ranks of this node share its devices" : "");
+  }
+  free(all);
+}
+#endif
+
+void hr_gpu_read_input(struct input_file *in) {
+  int halo_path = HR_GPU_HALO_AUTO;
+  const input_key keys[] = {
+      {"gpu:halo", INPUT_CHOICE, &halo_path, "auto", HR_GPU_HALO_CHOICES,
+       "GPU halo exchanges: device memory to MPI where it reads it (auto), always (device), "
+       "or staged through host memory (host)"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, keys);
+#if HR_GPU_ENABLED
+  hr_gpu_set_halo_path((hr_gpu_halo_path)halo_path);
+  log_gpu_devices();
 #endif
 }
 

@@ -9,7 +9,9 @@
 
 #include "archive.h"
 #include "communications.h"
+#include "dirac.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "heatbath.h"
 #include "hr_core.h"
 #include "hr_error.h"
@@ -46,6 +48,8 @@ static void measure(int step, const suNg_field *u) {
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "input_file");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   run_params r;
   read_params(in, &r);
   run_chain chain;

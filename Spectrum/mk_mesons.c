@@ -26,6 +26,7 @@
 #include "dirac.h"
 #include "fields.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hr_core.h"
 #include "hr_error.h"
 #include "input_file.h"
@@ -164,6 +165,8 @@ int main(int argc, char **argv) {
   int nconf = 0;
   char **confs = NULL;
   input_file *in = hr_setup_with_names(argc, argv, NULL, &nconf, &confs);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   geometry_params gp;
   geometry_read_input(&gp, in);
   dirac_bc bc;

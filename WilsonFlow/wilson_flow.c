@@ -15,7 +15,9 @@
 
 #include "archive.h"
 #include "communications.h"
+#include "dirac.h"
 #include "geometry.h"
+#include "gpu.h"
 #include "hr_core.h"
 #include "hr_error.h"
 #include "input_file.h"
@@ -109,6 +111,8 @@ int main(int argc, char **argv) {
   int nconf = 0;
   char **confs = NULL; /* the configuration files: every argument that is not an option */
   input_file *in = hr_setup_with_names(argc, argv, "input_file", &nconf, &confs);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   flow_input f;
   memset(&f, 0, sizeof f);
   read_flow_input(in, &f);

@@ -1,6 +1,6 @@
 /* error.c -- fatal errors: message printing (rank 0 and the failing rank), error hooks
  * (removal of temporary output files), MPI abort or exit, and the test handler that lets
- * unit tests catch fatal errors. */
+ * unit tests catch fatal errors. Uses runtime.c (rank and size) only. */
 #include "hr_error.h"
 #include "hr_core.h"
 #include "hr_build_config.h"
@@ -46,18 +46,6 @@ int hr_atexit_error(void (*hook)(void)) {
 void hr_error_set_test_handler(hr_error_test_handler handler) { test_handler = handler; }
 
 const char *hr_last_error(void) { return last_error; }
-
-/* Rank and size of MPI_COMM_WORLD when MPI is running, else 0 and 1. */
-static void world_rank_size(int *rank, int *size) {
-  *rank = 0;
-  *size = 1;
-#if HR_WITH_MPI
-  if (hr_mpi_running()) {
-    MPI_Comm_rank(MPI_COMM_WORLD, rank);
-    MPI_Comm_size(MPI_COMM_WORLD, size);
-  }
-#endif
-}
 
 /* Source path without leading "./" and "../" (out-of-tree builds). */
 static const char *short_source_path(const char *file) {
@@ -110,8 +98,7 @@ static _Noreturn void error_exit(int code, int everyone_reports, const char *pre
     /* A handler that returns: fall through to the normal exit. */
   }
 
-  int rank, size;
-  world_rank_size(&rank, &size);
+  const int rank = hr_rank(), size = hr_nranks();
   if (rank == 0 || everyone_reports) {
     /* Internal errors may differ between ranks: say which rank failed. */
     print_message(last_error, size > 1 && everyone_reports, rank);

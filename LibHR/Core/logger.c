@@ -1,15 +1,14 @@
-/* logger.c -- lprintf: messages by topic, per-topic verbosity (log:default, log:<topic>),
- * output of rank 0 to stdout or a file and of other ranks to their own files or nowhere; log
- * files are appended to, and a fatal error's message goes into them too (an error hook). */
+/* logger.c -- lprintf: messages by topic, per-topic verbosity (logger_set_level; the keys
+ * log:default and log:<topic> are read in log_keys.c), output of rank 0 to stdout or a file
+ * and of other ranks to their own files or nowhere; log files are appended to, and a fatal
+ * error's message goes into them too (an error hook). */
 #include "logger.h"
 #include "hr_build_config.h"
 #include "hr_core.h"
 #include "hr_error.h"
-#include "input_file.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,29 +112,6 @@ void lprintf(const char *topic, int level, const char *fmt, ...) {
     fflush(out);
   }
   if (buf != local) free(buf);
-}
-
-/* input_foreach_prefix callback for "log:<topic> = <level>". */
-static void read_log_key(const char *key, const char *value, int line, void *ctx) {
-  const input_file *in = ctx;
-  const char *topic = key + strlen("log:");
-  char *end;
-  errno = 0;
-  long level = strtol(value, &end, 10);
-  int ok = *value != '\0' && *end == '\0' && errno == 0 && level >= INT_MIN && level <= INT_MAX;
-  if (!ok)
-    hr_fatal(HR_EXIT_INPUT, "%s:%d: %s: malformed value '%s' (expected an integer log level)",
-             input_filename(in), line, key, value);
-  if (*topic == '\0')
-    hr_fatal(HR_EXIT_INPUT, "%s:%d: %s: missing topic name after 'log:' (e.g. log:default)",
-             input_filename(in), line, key);
-  logger_set_level(topic, (int)level);
-}
-
-void logger_read_input(struct input_file *in) {
-  input_declare_key(in, NULL, "log:default");
-  /* Order does not matter: a topic's own level always wins over log:default. */
-  input_foreach_prefix(in, "log:", read_log_key, in);
 }
 
 /* Error hook: the message of a fatal error (as printed on stderr, without "[rank R] ") goes

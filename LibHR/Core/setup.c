@@ -1,8 +1,7 @@
 /* setup.c -- start and end of a LibHR program: MPI start-up, command line (-i, -o, -h),
  * the head of the log (separator line, command line, build, ranks and threads), opening of
- * the input file with its log:* keys, rank/size/thread queries. */
-#include "dirac.h"
-#include "gpu.h"
+ * the input file with its log:* keys and memory:huge_pages; the finalisers that modules
+ * register (hr_at_finalize), run by hr_finalize before MPI_Finalize. */
 #include "hr_core.h"
 #include "host_memory.h"
 #include "hr_error.h"
@@ -18,9 +17,6 @@
 #if HR_WITH_MPI
 #include <mpi.h>
 #endif
-#if HR_WITH_OPENMP
-#include <omp.h>
-#endif
 
 /* The input file opened by hr_setup, freed by hr_finalize. */
 static input_file *setup_input = NULL;
@@ -29,57 +25,12 @@ static input_file *setup_input = NULL;
 static char **setup_names = NULL, **setup_opts = NULL;
 /* Longest command line printed at the head of the log (longer ones end in "..."). */
 #define HR_COMMAND_LINE_MAX 4096
+/* Most finalisers hr_at_finalize accepts. */
+#define HR_FINALIZE_MAX 32
 
-int hr_mpi_running(void) {
-#if HR_WITH_MPI
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  return initialized && !finalized;
-#else
-  return 0;
-#endif
-}
-
-double hr_wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-int hr_rank(void) {
-  int rank = 0;
-#if HR_WITH_MPI
-  if (hr_mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-#endif
-  return rank;
-}
-
-int hr_nranks(void) {
-  int size = 1;
-#if HR_WITH_MPI
-  if (hr_mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &size);
-#endif
-  return size;
-}
-
-int hr_nthreads(void) {
-#if HR_WITH_OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-void hr_thread_share(long begin, long end, long *lo, long *hi) {
-#if HR_WITH_OPENMP
-  const long nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-  const long nt = 1, t = 0;
-#endif
-  *lo = begin + (end - begin) * t / nt;
-  *hi = begin + (end - begin) * (t + 1) / nt;
-}
+/* The finalisers registered by hr_at_finalize, in their order. */
+static void (*finalizers[HR_FINALIZE_MAX])(void);
+static int n_finalizers = 0;
 
 /* Program name without its directory, for messages. */
 static const char *program_name(int argc, char **argv) {
@@ -87,39 +38,6 @@ static const char *program_name(int argc, char **argv) {
   const char *slash = strrchr(argv[0], '/');
   return slash ? slash + 1 : argv[0];
 }
-
-#if HR_GPU_ENABLED
-/* Choose the GPU of every rank (hr_gpu_select_device) and say which: one line per rank on
- * rank 0's log, and a note when ranks of a node share a device. */
-static void log_gpu_devices(void) {
-  const hr_gpu_device_choice c = hr_gpu_select_device();
-  char name[256];
-  hr_gpu_device_name(name, sizeof name);
-  int mine[5] = {c.device, c.devices, c.local_rank, c.local_ranks, c.forced};
-  int n = hr_nranks();
-  int *all = hr_rank() == 0 ? malloc(sizeof(int) * 5 * (size_t)n) : NULL;
-  if (hr_rank() == 0 && all == NULL) hr_error("out of memory (device log)");
-#if HR_WITH_MPI
-  if (hr_mpi_running())
-    MPI_Gather(mine, 5, MPI_INT, all, 5, MPI_INT, 0, MPI_COMM_WORLD);
-  else if (all != NULL)
-    memcpy(all, mine, sizeof mine);
-#else
-  if (all != NULL) memcpy(all, mine, sizeof mine);
-#endif
-  lprintf("GPU", 10, "rank 0 uses %s\n", name);
-  lprintf("GPU", 10, "halo exchange (MPI builds): %s\n",
-          hr_gpu_halo_through_device() ? "device memory handed to MPI"
-                                       : "staged through host memory");
-  for (int r = 0; r < n && all != NULL; r++) {
-    const int *a = all + 5 * r;
-    lprintf("GPU", 10, "rank %d: device %d of %d on its node (node-local rank %d of %d%s)%s\n",
-            r, a[0], a[1], a[2], a[3], a[4] ? ", set by HR_GPU_DEVICE" : "",
-            a[3] > a[1] ? ": ranks of this node share its devices" : "");
-  }
-  free(all);
-}
-#endif
 
 /* The arguments joined by spaces into buf, each quoted for a POSIX shell ('...') where it
  * holds other characters than letters, digits and _-+=.,/:@%; "..." at the end when cut. */
@@ -246,54 +164,16 @@ static input_file *setup_program(int *argc, char ***argv, const char *default_in
   input_file *in = input_open(input_path);
   logger_read_input(in);
   setup_input = in;
-  /* the host side: cpu:prefetch = auto|off|neighbours|on|interleaved, the software prefetch
-   * and site order of the CPU Dirac loops; comm:node_halo = on|off, the Dirac halo between
-   * ranks of one node through its memory (accepted, and ignored, in builds without MPI);
-   * memory:huge_pages = on|off, large host arrays on transparent huge pages */
-  int prefetch = 0, node_halo = 1, huge_pages = 1;
+  /* memory:huge_pages = on|off: large host arrays on transparent huge pages (host_memory.c) */
+  int huge_pages = 1;
   const input_key host_keys[] = {
-      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|neighbours|on|interleaved",
-       "software prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
-       "none (off), the neighbour spinors of a site a few sites ahead (neighbours), those "
-       "and the site's links, x and clover blocks (on), or as on with each thread's sites "
-       "walked as two interleaved halves (interleaved); the same results with every setting"},
-      {"comm:node_halo", INPUT_CHOICE, &node_halo, "on", "off|on",
-       "halo exchanges of the CPU Dirac operators between MPI ranks of one node: written "
-       "straight into the receiving rank's memory (on) or sent as MPI messages (off); the same "
-       "results either way"},
       {"memory:huge_pages", INPUT_CHOICE, &huge_pages, "on", "off|on",
        "large host arrays (fields, clover blocks, packed links, neighbour tables) aligned to "
        "2 MiB and placed on transparent huge pages where the kernel has them (on), or on "
        "ordinary pages (off); the same results either way"},
       INPUT_KEYS_END};
   input_read(in, NULL, host_keys);
-  dirac_set_cpu_prefetch(prefetch - 1); /* auto: DIRAC_PREFETCH_AUTO = -1, off: 0, ... */
-  dirac_set_node_halo(node_halo, 0);
   hr_set_huge_pages(huge_pages);
-  /* gpu:halo = auto|device|host, gpu:links = 18|12 (accepted, and ignored, in builds without a
-   * GPU) */
-  int halo_path = HR_GPU_HALO_AUTO, links12 = 0;
-  const input_key gpu_keys[] = {
-      {"gpu:halo", INPUT_CHOICE, &halo_path, "auto", HR_GPU_HALO_CHOICES,
-       "GPU halo exchanges: device memory to MPI where it reads it (auto), always (device), "
-       "or staged through host memory (host)"},
-      {"gpu:links", INPUT_CHOICE, &links12, "18", "18|12",
-       "numbers per link read by the GPU Dirac kernels: all (18), or the first two rows, the "
-       "third rebuilt (12; 3x3 links only)"},
-      INPUT_KEYS_END};
-  input_read(in, NULL, gpu_keys);
-#if HR_GPU_ENABLED
-  if (links12 && NF != 3)
-    input_fail(in, NULL, "gpu:links",
-               "gpu:links = 12 rebuilds the third row of 3x3 links; the links of this build are "
-               "%dx%d: use 18",
-               NF, NF);
-  dirac_set_gpu_links(links12 ? 12 : 18);
-  lprintf("GPU", 10, "Dirac hopping kernels: %s\n",
-          links12 ? "12 numbers per link (rows 0 and 1; row 2 rebuilt)" : "18 numbers per link");
-  hr_gpu_set_halo_path((hr_gpu_halo_path)halo_path);
-  log_gpu_devices();
-#endif
   return in;
 }
 
@@ -333,8 +213,23 @@ input_file *hr_setup_with_names(int argc, char **argv, const char *default_input
   return in;
 }
 
+void hr_at_finalize(void (*fn)(void)) {
+  hr_assert(fn != NULL, "hr_at_finalize: no function given");
+  for (int i = 0; i < n_finalizers; i++)
+    if (finalizers[i] == fn) return;
+  if (n_finalizers == HR_FINALIZE_MAX)
+    hr_error("hr_at_finalize: more than %d finalisers", HR_FINALIZE_MAX);
+  finalizers[n_finalizers++] = fn;
+}
+
 void hr_finalize(void) {
-  dirac_comm_release(); /* MPI windows, before MPI_Finalize */
+  /* the latest first, each once; the list is empty afterwards (one registered while they run
+   * waits for the next hr_finalize) */
+  void (*run[HR_FINALIZE_MAX])(void);
+  const int n = n_finalizers;
+  memcpy(run, finalizers, sizeof run);
+  n_finalizers = 0;
+  for (int i = n - 1; i >= 0; i--) run[i]();
   logger_close();
   input_free(setup_input);
   setup_input = NULL;

@@ -19,6 +19,7 @@
 #include "geometry.h"
 #include "hr_core.h"
 #include "hr_error.h"
+#include "input_file.h"
 #include "linear_algebra.h"
 #include "logger.h"
 #include "suN.h"
@@ -241,11 +242,46 @@ void dirac_set_gpu_links(int numbers) {
   if (numbers != 18 && numbers != 12)
     hr_error_code(HR_EXIT_INPUT, "gpu:links = %d: the GPU kernels read 18 or 12 numbers per link",
                   numbers);
-  if (numbers == 12 && NF != 3) /* hr_setup says so first, with the input file's line */
+  if (numbers == 12 && NF != 3) /* dirac_read_input says so first, with the input file's line */
     hr_error_code(HR_EXIT_INPUT, "12-number links need 3x3 links; this build has NF = %d", NF);
   dirac_links_per_site = numbers;
 }
 int dirac_gpu_links(void) { return dirac_links_per_site; }
+
+void dirac_read_input(struct input_file *in) {
+  /* cpu:prefetch = auto|off|neighbours|on|interleaved, the software prefetch and site order
+   * of the CPU loops; comm:node_halo = on|off, the halo between ranks of one node through its
+   * memory (accepted, and ignored, in builds without MPI); gpu:links = 18|12 (accepted, and
+   * ignored, in builds without a GPU) */
+  int prefetch = 0, node_halo = 1, links12 = 0;
+  const input_key keys[] = {
+      {"cpu:prefetch", INPUT_CHOICE, &prefetch, "auto", "auto|off|neighbours|on|interleaved",
+       "software prefetch of the CPU Dirac loops: chosen by timing per kind of kernel (auto), "
+       "none (off), the neighbour spinors of a site a few sites ahead (neighbours), those "
+       "and the site's links, x and clover blocks (on), or as on with each thread's sites "
+       "walked as two interleaved halves (interleaved); the same results with every setting"},
+      {"comm:node_halo", INPUT_CHOICE, &node_halo, "on", "off|on",
+       "halo exchanges of the CPU Dirac operators between MPI ranks of one node: written "
+       "straight into the receiving rank's memory (on) or sent as MPI messages (off); the same "
+       "results either way"},
+      {"gpu:links", INPUT_CHOICE, &links12, "18", "18|12",
+       "numbers per link read by the GPU Dirac kernels: all (18), or the first two rows, the "
+       "third rebuilt (12; 3x3 links only)"},
+      INPUT_KEYS_END};
+  input_read(in, NULL, keys);
+  dirac_set_cpu_prefetch(prefetch - 1); /* auto: DIRAC_PREFETCH_AUTO = -1, off: 0, ... */
+  dirac_set_node_halo(node_halo, 0);
+#if HR_GPU_ENABLED
+  if (links12 && NF != 3)
+    input_fail(in, NULL, "gpu:links",
+               "gpu:links = 12 rebuilds the third row of 3x3 links; the links of this build are "
+               "%dx%d: use 18",
+               NF, NF);
+  dirac_set_gpu_links(links12 ? 12 : 18);
+  lprintf("GPU", 10, "Dirac hopping kernels: %s\n",
+          links12 ? "12 numbers per link (rows 0 and 1; row 2 rebuilt)" : "18 numbers per link");
+#endif
+}
 dirac_comm_stats dirac_comm_stats_get(void) { return dirac_comm; }
 void dirac_comm_stats_reset(void) { memset(&dirac_comm, 0, sizeof dirac_comm); }
 int dirac_comm_overlap(void) { return dirac_overlap; }

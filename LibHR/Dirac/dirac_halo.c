@@ -203,6 +203,7 @@ static int buffer_dir(const geometry_descriptor *g, int i) {
 }
 
 static void halo_make(dirac_halo *h, const geometry_descriptor *g) {
+  hr_at_finalize(dirac_comm_release); /* before MPI_Finalize (node windows) */
   const int nb = g->nbuffers_spinor;
   h->g = g;
   h->generation = geometry_generation();

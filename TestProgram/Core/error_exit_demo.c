@@ -14,6 +14,8 @@
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, "/dev/null");
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   input_finish(in);
   const char *mode = getenv("HR_DEMO_MODE");
   const char *dir = getenv("HR_DEMO_DIR");

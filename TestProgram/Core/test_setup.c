@@ -1,6 +1,7 @@
 /* test_setup.c -- hr_setup in-process: -i and -o options, default input file, log keys,
  * consumed arguments, command-line errors, names beside the options (hr_setup_with_names);
- * rank, size and thread queries. */
+ * rank, size and thread queries; the finalisers of hr_at_finalize (reverse order, each once,
+ * before the log closes). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,59 @@ START_TEST(test_setup_with_names) {
 }
 END_TEST
 
+/* The finalisers of test_at_finalize write their letter here, in the order they run. */
+static char finalized[16];
+static void append_finalized(char c) {
+  const size_t n = strlen(finalized);
+  if (n + 1 < sizeof finalized) {
+    finalized[n] = c;
+    finalized[n + 1] = '\0';
+  }
+}
+static void finalize_a(void) { append_finalized('a'); }
+static void finalize_b(void) { append_finalized('b'); }
+static void finalize_e(void) { append_finalized('e'); }
+/* A finaliser that logs (the log is still open) and registers another one while it runs. */
+static void finalize_c(void) {
+  append_finalized('c');
+  lprintf("MAIN", 0, "finaliser c, MPI running %d\n", hr_mpi_running());
+  hr_at_finalize(finalize_e);
+}
+
+START_TEST(test_at_finalize) {
+  char *args[] = {"prog", "-i", input_path, "-o", log_path, NULL};
+  int argc = 5;
+  char **argv = args;
+  input_file *in = hr_setup(&argc, &argv, NULL);
+  read_glb_t(in);
+  const int mpi_running = hr_mpi_running();
+  finalized[0] = '\0';
+  hr_at_finalize(finalize_a);
+  hr_at_finalize(finalize_b);
+  hr_at_finalize(finalize_a); /* again: keeps its first place, runs once */
+  hr_at_finalize(finalize_c);
+  ck_assert_str_eq(finalized, "");
+  hr_finalize();
+  ck_assert_str_eq(finalized, "cba"); /* the latest first, each once */
+  /* the line of finaliser c reached the -o log: the finalisers run before it closes, and
+   * before MPI_Finalize (MPI runs for them as it did after hr_setup; with CK_FORK=no an
+   * earlier case may have ended MPI already) */
+  FILE *f = fopen(log_path, "r");
+  ck_assert_ptr_nonnull(f);
+  char line[512], expected[64];
+  snprintf(expected, sizeof expected, "[MAIN][0]finaliser c, MPI running %d\n", mpi_running);
+  int found = 0;
+  while (fgets(line, sizeof line, f) != NULL) found += strcmp(line, expected) == 0;
+  fclose(f);
+  ck_assert_int_eq(found, 1);
+  /* a second hr_finalize runs only what was registered since: e, from inside c */
+  hr_finalize();
+  ck_assert_str_eq(finalized, "cbae");
+  hr_finalize();
+  ck_assert_str_eq(finalized, "cbae");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("setup");
   TCase *tc = tcase_create("setup");
@@ -155,6 +209,7 @@ int main(void) {
   tcase_add_test(tc, test_setup_default_input);
   tcase_add_test(tc, test_setup_command_line_errors);
   tcase_add_test(tc, test_setup_with_names);
+  tcase_add_test(tc, test_at_finalize);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -9,6 +9,8 @@
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, NULL);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   double beta = 0, precision = 0;
   int maxiter = 0, nsteps = 0, meas_every = 0;
   const input_key keys[] = {

@@ -1,6 +1,7 @@
-/* setup_demo.c -- a small LibHR program for test_setup_exit.sh: hr_setup with -i/-o, a key
- * table with every key type, repeated "monomial" blocks, input_finish, and a log line with
- * the values read. */
+/* setup_demo.c -- a small LibHR program for test_setup_exit.sh and test_log_record.sh: hr_setup
+ * with -i/-o, the library's readers (hr_gpu_read_input, dirac_read_input), a key table with
+ * every key type, repeated "monomial" blocks, input_finish, and a log line with the values
+ * read. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -8,6 +9,8 @@
 
 int main(int argc, char **argv) {
   input_file *in = hr_setup(&argc, &argv, NULL);
+  hr_gpu_read_input(in); /* gpu:halo, the device of every rank */
+  dirac_read_input(in);  /* cpu:prefetch, comm:node_halo, gpu:links */
   int glb_t = 0, glb_x = 0, bc_t = 0, measure = 0;
   double beta = 0;
   long long seed = 0;

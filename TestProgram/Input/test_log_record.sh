@@ -37,13 +37,14 @@ run_demo() {
   rc=$?
 }
 
-# the input echo of good_full.in and good_defaults.in, in the order the keys were read
+# the input echo of good_full.in and good_defaults.in, in the order the keys were read: those of
+# hr_setup, hr_gpu_read_input, dirac_read_input, then the program's own
 cat >"$work/echo_full" <<'EOF'
 [INPUT][0]log:default = 10
-[INPUT][0]cpu:prefetch = auto (default)
-[INPUT][0]comm:node_halo = on (default)
 [INPUT][0]memory:huge_pages = on (default)
 [INPUT][0]gpu:halo = auto (default)
+[INPUT][0]cpu:prefetch = auto (default)
+[INPUT][0]comm:node_halo = on (default)
 [INPUT][0]gpu:links = 18 (default)
 [INPUT][0]GLB_T = 16
 [INPUT][0]GLB_X = 8
@@ -60,10 +61,10 @@ cat >"$work/echo_full" <<'EOF'
 [INPUT][0]monomial 2: name = light quarks
 EOF
 cat >"$work/echo_defaults" <<'EOF'
-[INPUT][0]cpu:prefetch = auto (default)
-[INPUT][0]comm:node_halo = on (default)
 [INPUT][0]memory:huge_pages = on (default)
 [INPUT][0]gpu:halo = auto (default)
+[INPUT][0]cpu:prefetch = auto (default)
+[INPUT][0]comm:node_halo = on (default)
 [INPUT][0]gpu:links = 18 (default)
 [INPUT][0]GLB_T = 8
 [INPUT][0]GLB_X = 4 (default)

@@ -1,7 +1,8 @@
 #!/bin/sh
-# test_setup_exit.sh -- runs setup_demo (hr_setup + a key table + input_finish) on the files
-# bad_*.in and good_*.in of inputs/, and check_demo (keys with ranges, a cross-key check, the
-# lattice and process-grid keys) on check_*.in: a *bad_*.in file must stop the program with
+# test_setup_exit.sh -- runs setup_demo (hr_setup, the library's readers, a key table,
+# input_finish) on the files bad_*.in and good_*.in of inputs/, and check_demo (keys with
+# ranges, a cross-key check, the lattice and process-grid keys) on check_*.in: a *bad_*.in
+# file must stop the program with
 # exit code 2 (HR_EXIT_INPUT) and print on stderr exactly the message given on its first line
 # ("// expect: MESSAGE"); a *good*.in file must run and print the log line given there. Also
 # checks the command line (-h, unknown option, missing -i, -o LOGFILE) and, in MPI builds, the
@@ -96,9 +97,9 @@ if [ -n "$HR_MPIRUN" ]; then
   run_inputs 'mpi2_*.in' "$check_prog" "$HR_MPIRUN" -np 2 --oversubscribe
 fi
 
-# GPU builds: hr_setup gives every rank a device, device = node-local rank mod the node's
-# devices (one line per rank in rank 0's log; the tests run on one node, so the node-local
-# rank is the rank), and HR_GPU_DEVICE out of range stops (exit 4)
+# GPU builds: hr_gpu_read_input gives every rank a device, device = node-local rank mod the
+# node's devices (one line per rank in rank 0's log; the tests run on one node, so the
+# node-local rank is the rank), and HR_GPU_DEVICE out of range stops (exit 4)
 # check_devices NRANKS LAUNCHER...: the log names NRANKS ranks, each on the right device
 check_devices() {
   nranks=$1
