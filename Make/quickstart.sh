@@ -112,7 +112,7 @@ for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
     *)
       if ( cd "$b" && env_words=$(hr_build_env "$name") && { [ -z "$env_words" ] || export $env_words; } &&
            eval "$what" ) >"$b/$name.out" 2>&1; then
-        passed=$((passed+1)); summary+=("$name: '$what' passed ($(( $(date +%s) - start ))s: build ${built_s}s, '$what' $(( $(date +%s) - start - built_s ))s)")
+        passed=$((passed+1)); summary+=("$name: '$what' passed ($(( $(date +%s) - start ))s: build ${built_s}s, the rest $(( $(date +%s) - start - built_s ))s)")
       else
         tail -n 60 "$b/$name.out"; failed=$((failed+1)); summary+=("$name: '$what' FAILED")
       fi;;
