@@ -37,32 +37,62 @@ if [ "$mode" = run ]; then
   exit $?
 fi
 
-passed=0; failed=0; summary=()
+# make check of build tree $1 with the tests of all folders sharing the make -j slots: the
+# programs of every folder first (make check TESTS=), then the tests of every folder with tests
+# through one make, HR_SLOW_TEST_DIRS (Make/builds.sh) first. The environment of the build
+# comes from hr_build_env.
+check_build_tree() {
+  local b=$1 d dirs=""
+  local rc=0
+  make -C "$b" -k -j"$jobs" check TESTS= || rc=1
+  for d in $HR_SLOW_TEST_DIRS $(cd "$top" && grep -l -E '^TESTS *[+]?=' */Makefile.am */*/Makefile.am |
+                                 grep -v '^build/' | xargs -n 1 dirname); do
+    [ -f "$b/$d/Makefile" ] && case " $dirs " in *" $d "*) ;; *) dirs="$dirs $d";; esac
+  done
+  { echo ".PHONY: all$dirs"
+    echo "all:$dirs"
+    for d in $dirs; do printf '%s:\n\t+$(MAKE) -C %s check\n' "$d" "$d"; done
+  } >"$b/check_folders.mk"
+  make -C "$b" -k -j"$jobs" -f check_folders.mk || rc=1
+  return $rc
+}
+
+passed=0; failed=0; summary=(); built=" "
 for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
   opts=$(hr_build_options "$name") || { echo "quickstart: unknown build '$name'" >&2; failed=$((failed+1)); continue; }
   what=$(hr_build_action "$name")
   cflags=$(hr_build_cflags "$name") # empty: configure's default CFLAGS
-  b="$root/$name"
-  rm -rf "$b"; mkdir -p "$b"
+  tree=$(hr_build_tree "$name")
   start=$(date +%s)
-  echo "=== build $name: configure $opts${cflags:+ CFLAGS=\"$cflags\"}; $what"
-  if ! ( cd "$b" && if [ -n "$cflags" ]; then export CFLAGS="$cflags"; fi &&
-         "$top/configure" -q $opts >configure.out 2>&1 ); then
-    tail -n 20 "$b/configure.out"; tail -n 40 "$b/config.log"
-    echo "=== build $name: configure FAILED"; failed=$((failed+1)); summary+=("$name: configure failed"); continue
+  if [ "$tree" != "$name" ] && [[ "$built" == *" $tree "* ]]; then
+    b="$root/$tree"
+    echo "=== build $name: in the tree of build $tree; $what"
+  else
+    b="$root/$name"
+    rm -rf "$b"; mkdir -p "$b"
+    echo "=== build $name: configure $opts${cflags:+ CFLAGS=\"$cflags\"}; $what"
+    if ! ( cd "$b" && if [ -n "$cflags" ]; then export CFLAGS="$cflags"; fi &&
+           "$top/configure" -q $opts >configure.out 2>&1 ); then
+      tail -n 20 "$b/configure.out"; tail -n 40 "$b/config.log"
+      echo "=== build $name: configure FAILED"; failed=$((failed+1)); summary+=("$name: configure failed"); continue
+    fi
+    if ! make -C "$b" -s -j"$jobs" >"$b/make.out" 2>&1; then
+      tail -n 60 "$b/make.out"; echo "=== build $name: make FAILED"
+      failed=$((failed+1)); summary+=("$name: make failed"); continue
+    fi
+    if grep -q "warning:" "$b/make.out"; then
+      grep -B2 -A3 "warning:" "$b/make.out" | head -n 60
+      echo "=== build $name: compiler warnings (the code must be -Wall -Wextra clean)"
+      failed=$((failed+1)); summary+=("$name: compiler warnings")
+    else
+      built="$built$name "
+    fi
   fi
-  if ! make -C "$b" -s -j"$jobs" >"$b/make.out" 2>&1; then
-    tail -n 60 "$b/make.out"; echo "=== build $name: make FAILED"
-    failed=$((failed+1)); summary+=("$name: make failed"); continue
-  fi
-  if grep -q "warning:" "$b/make.out"; then
-    grep -B2 -A3 "warning:" "$b/make.out" | head -n 60
-    echo "=== build $name: compiler warnings (the code must be -Wall -Wextra clean)"
-    failed=$((failed+1)); summary+=("$name: compiler warnings")
-  fi
+  built_s=$(( $(date +%s) - start ))
   case "$what" in
     check)
-      env $(hr_build_env "$name") make -C "$b" -k -j"$jobs" check >"$b/check.out" 2>&1; rc=$?
+      ( env_words=$(hr_build_env "$name"); [ -z "$env_words" ] || export $env_words
+        check_build_tree "$b" ) >"$b/check.out" 2>&1; rc=$?
       read -r p f < <(bash "$top/Make/count_tests.sh" "$b")
       if grep -q "warning:" "$b/check.out"; then # the test programs are compiled here
         grep -B2 -A3 "warning:" "$b/check.out" | head -n 60
@@ -76,14 +106,15 @@ for name in ${HR_BUILDS:-$HR_ALL_BUILDS}; do
           -exec grep -l -E "^(FAIL|ERROR)" {} + 2>/dev/null | while read -r l; do echo "--- $l"; tail -n 30 "$l"; done
       fi
       passed=$((passed+p)); failed=$((failed+f))
-      summary+=("$name: $p passed, $f failed ($(( $(date +%s) - start ))s)");;
+      summary+=("$name: $p passed, $f failed ($(( $(date +%s) - start ))s: build ${built_s}s, check $(( $(date +%s) - start - built_s ))s)");;
     build)
       passed=$((passed+1)); summary+=("$name: built ($(( $(date +%s) - start ))s)");;
     *)
-      if ( cd "$b" && eval "$what" ) >"$b/extra.out" 2>&1; then
-        passed=$((passed+1)); summary+=("$name: '$what' passed ($(( $(date +%s) - start ))s)")
+      if ( cd "$b" && env_words=$(hr_build_env "$name") && { [ -z "$env_words" ] || export $env_words; } &&
+           eval "$what" ) >"$b/$name.out" 2>&1; then
+        passed=$((passed+1)); summary+=("$name: '$what' passed ($(( $(date +%s) - start ))s: build ${built_s}s, the rest $(( $(date +%s) - start - built_s ))s)")
       else
-        tail -n 60 "$b/extra.out"; failed=$((failed+1)); summary+=("$name: '$what' FAILED")
+        tail -n 60 "$b/$name.out"; failed=$((failed+1)); summary+=("$name: '$what' FAILED")
       fi;;
   esac
 done
