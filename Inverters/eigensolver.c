@@ -79,16 +79,21 @@ void eig_params_default(hr_eig_params *p) {
   p->verbosity = 0;
 }
 
-/* w -= sum_i <V[i], w> V[i] for i = 0..n-1, twice (modified Gram-Schmidt, repeated for
- * orthogonality to rounding); returns Re <V[n-1], w> removed in total. */
+/* w -= sum_i <V[i], w> V[i] for i = 0..n-1 (modified Gram-Schmidt), repeated once when the
+ * norm of w dropped below 1/2 of its start (orthogonality to rounding); returns Re <V[n-1], w>
+ * removed in total. */
 static double orthogonalise(spinor_field *w, const spinor_field *V, int n) {
-  double last = 0;
-  for (int pass = 0; pass < 2; pass++)
+  double last = 0, before = sqnorm_spinor_field(w);
+  for (int pass = 0; pass < 2; pass++) {
     for (int i = 0; i < n; i++) {
       const hr_complex c = prod_spinor_field(V + i, w);
       mulc_add_assign_spinor_field(w, -c, V + i);
       if (i == n - 1) last += creal(c);
     }
+    const double after = sqnorm_spinor_field(w);
+    if (after > 0.25 * before) break;
+    before = after;
+  }
   return last;
 }
 

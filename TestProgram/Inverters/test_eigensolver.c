@@ -4,10 +4,10 @@
  *   - free field (U = 1): the lowest eigenvalues of D^+ D = Q^2 equal the analytic values
  *     (m0 + sum_mu (1 - cos k_mu))^2 + sum_mu sin^2 k_mu, k_mu = (2 pi n_mu + pi [antiperiodic]
  *     + pi theta_mu) / L_mu, each momentum 4 NF times (spin, colour), obtained by enumerating
- *     all momenta and sorting; nev ends at the end of a degenerate group; 4^4 periodic
- *     (nev 108: 12 + 96, the 96 needing the confirmation cycle), and antiperiodic in time
- *     with theta = (0.5, 0.25, 0) (nev 48: two groups of 24);
- *   - random gauge field with clover term: |Q^2 v - lambda v| / lambda and the
+ *     all momenta and sorting; nev ends at the end of a degenerate group; 4 x 4 x 2 x 2
+ *     periodic (nev 60: groups of 12 and 48) and antiperiodic in time with theta_x = 0.5
+ *     (nev 48: two groups of 24);
+ *   - random gauge field on 4^4 with clover term: |Q^2 v - lambda v| / lambda and the
  *     orthonormality of the eigenvectors recomputed here with the operator;
  *   - a cycle limit too small for the tolerance gives a non-zero status.
  * Arguments: the process grid NP_T NP_X NP_Y NP_Z. */
@@ -149,19 +149,23 @@ int main(int argc, char **argv) {
   int np[4];
   it_grid_args(argc, argv, np);
   jacobi_case();
-  const int glb[4] = {4, 4, 4, 4};
-  it_geometry(glb, np);
+  const int glb_free[4] = {4, 4, 2, 2};
+  it_geometry(glb_free, np);
   suNg_field *u = alloc_gfield(&glattice);
   it_unit_gauge(u);
   dirac_bc bc;
   dirac_bc_default(&bc);
   for (int mu = 0; mu < 4; mu++) bc.kind[mu] = HR_BC_PERIODIC;
-  free_case("free field 4^4 periodic, m0 0.1", 0.1, &bc, u, 13);
+  free_case("free field 4 x 4 x 2 x 2 periodic, m0 0.1", 0.1, &bc, u, 13);
   bc.kind[0] = HR_BC_ANTIPERIODIC;
   bc.theta[1] = 0.5;
-  bc.theta[2] = 0.25;
-  free_case("free field 4^4 antiperiodic in time, theta (0.5, 0.25, 0), m0 0.1", 0.1, &bc, u,
+  free_case("free field 4 x 4 x 2 x 2 antiperiodic in time, theta_x 0.5, m0 0.1", 0.1, &bc, u,
             30);
+  free_gfield(u);
+  geometry_finalize();
+  const int glb[4] = {4, 4, 4, 4};
+  it_geometry(glb, np);
+  u = alloc_gfield(&glattice);
   random_case(u);
   free_gfield(u);
   return it_finish("test_eigensolver");
