@@ -126,7 +126,7 @@ typedef struct {
   int nev;          /* number of lowest eigenpairs wanted */
   double tol;       /* |A v - lambda v| / |lambda| to reach for every pair */
   int max_restarts; /* limit on the Lanczos cycles (each one ends with a restart) */
-  int krylov_size;  /* Lanczos vectors per cycle (0: max(2 nev + 10, nev + 20)) */
+  int krylov_size;  /* Lanczos vectors per cycle (0: max(2 nev + 20, nev + 40)) */
   int verbosity;    /* 0: final line only; 1: plus a line per cycle (topic "INVERTER") */
 } hr_eig_params;
 

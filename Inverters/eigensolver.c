@@ -127,7 +127,8 @@ hr_solver_status eig_lowest(double *eval, spinor_field *evec, double *residual,
   const geometry_descriptor *g = evec->type;
   const double dim = 4.0 * NF * solver_global_sites(g);
   const int nev = p->nev;
-  int m = p->krylov_size > 0 ? p->krylov_size : (2 * nev + 10 > nev + 20 ? 2 * nev + 10 : nev + 20);
+  /* default Krylov size max(2 nev + 20, nev + 40) */
+  int m = p->krylov_size > 0 ? p->krylov_size : (nev > 20 ? 2 * nev + 20 : nev + 40);
   if (m > dim) m = (int)dim;
   if (nev < 1 || !(p->tol > 0) || p->max_restarts < 1 || nev + 2 > m) {
     lprintf("INVERTER", 0, "Lanczos: invalid parameters nev = %d, tol = %g, max restarts = %d, "
