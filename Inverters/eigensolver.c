@@ -83,7 +83,7 @@ void eig_params_default(hr_eig_params *p) {
  * norm of w dropped below 1/2 of its start (orthogonality to rounding); returns Re <V[n-1], w>
  * removed in total. */
 static double orthogonalise(spinor_field *w, const spinor_field *V, int n) {
-  double last = 0, before = sqnorm_spinor_field(w);
+  double last = 0, norm2_in = sqnorm_spinor_field(w);
   for (int pass = 0; pass < 2; pass++) {
     for (int i = 0; i < n; i++) {
       const hr_complex c = prod_spinor_field(V + i, w);
@@ -91,8 +91,8 @@ static double orthogonalise(spinor_field *w, const spinor_field *V, int n) {
       if (i == n - 1) last += creal(c);
     }
     const double after = sqnorm_spinor_field(w);
-    if (after > 0.25 * before) break;
-    before = after;
+    if (after > 0.25 * norm2_in) break;
+    norm2_in = after;
   }
   return last;
 }
@@ -256,8 +256,8 @@ hr_solver_status eig_lowest(double *eval, spinor_field *evec, double *residual,
             "applications, largest residual %.3e, %.2f s\n", nev, res->restarts, res->applies,
             worst, res->seconds);
   } else if (worst <= p->tol) {
-    lprintf("INVERTER", 0, "Lanczos: cycle limit %d reached before the converged eigenpairs "
-            "were confirmed against a fresh direction (%ld operator applications); raise the "
+    lprintf("INVERTER", 0, "Lanczos: cycle limit %d reached while the converged eigenpairs "
+            "awaited confirmation against a fresh direction (%ld operator applications); raise the "
             "cycle limit or the Krylov size\n", p->max_restarts, res->applies);
   } else {
     lprintf("INVERTER", 0, "Lanczos: %s after %d cycles (%ld operator applications): largest "

@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
   if (nconf == 0)
     hr_fatal(HR_EXIT_INPUT, "eigenvalues: no configuration given\nusage: eigenvalues -i "
              "INPUT_FILE [-o LOG_FILE] CONFIG...");
-  /* every configuration must exist and have a recognisable header before any work */
+  /* every configuration must exist and have a recognisable header: checked first */
   for (int i = 0; i < nconf; i++) {
     hr_archive_info info;
     char err[1024];
