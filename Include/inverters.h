@@ -1,8 +1,7 @@
 /* inverters.h -- Krylov solvers on spinor fields: CG (Hermitian positive operators) with
  * CGNE / CGNR drivers, multi-shift CG, BiCGstab, MINRES (Hermitian indefinite), and
  * mixed-precision CG with reliable updates (iterations in single precision, true residual
- * and solution in double), and the lowest eigenpairs of a Hermitian positive operator
- * (thick-restart Lanczos). Every solver sees the operator only through hr_linear_operator
+ * and solution in double). Every solver sees the operator only through hr_linear_operator
  * and the fields only through linear_algebra.h, so it runs on any geometry, backend and
  * process grid. Doc/solvers_and_spectrum.md describes the algorithms and conventions.
  *
@@ -19,7 +18,7 @@
  *   - work fields are allocated once per solve (never per iteration) on the geometry of b;
  *   - b and x must be different fields on the same geometry; b is not modified.
  * Implemented in: Inverters/cg.c, Inverters/cg_mshift.c, Inverters/bicgstab.c, Inverters/minres.c,
- *  Inverters/solver_common.c, Inverters/eigensolver.c. */
+ *  Inverters/solver_common.c. */
 #ifndef INVERTERS_H
 #define INVERTERS_H
 
@@ -120,39 +119,6 @@ double solver_true_residual(const hr_linear_operator *A, const spinor_field *b,
 /* Global number of master sites of a geometry (all processes): the site count of the
  * linear-algebra flop counts. */
 double solver_global_sites(const geometry_descriptor *g);
-
-/* Parameters of an eigensolve (eig_lowest). */
-typedef struct {
-  int nev;          /* number of lowest eigenpairs wanted */
-  double tol;       /* |A v - lambda v| / |lambda| to reach for every pair */
-  int max_restarts; /* limit on the Lanczos cycles (each one ends with a restart) */
-  int krylov_size;  /* Lanczos vectors per cycle (0: max(2 nev + 20, nev + 40)) */
-  int verbosity;    /* 0: final line only; 1: plus a line per cycle (topic "INVERTER") */
-} hr_eig_params;
-
-/* What an eigensolve did. */
-typedef struct {
-  hr_solver_status status;
-  int restarts;        /* Lanczos cycles run */
-  long applies;        /* operator applications */
-  double max_residual; /* largest recomputed |A v - lambda v| / |lambda| */
-  double seconds;      /* wall-clock time */
-} hr_eig_result;
-
-/* Defaults: nev 10, tol 1e-10, max_restarts 200, krylov_size 0 (automatic), verbosity 0. */
-void eig_params_default(hr_eig_params *p);
-/* The p->nev lowest eigenpairs of a Hermitian positive A by thick-restart Lanczos with full
- * reorthogonalisation: eval[i] ascending (Rayleigh quotients), evec[i] orthonormal (p->nev
- * fields on one geometry, e.g. alloc_spinor_field_f(nev, g)), residual[i] = |A v - lambda v|
- * / |lambda| recomputed with A. HR_SOLVER_CONVERGED only when every residual <= p->tol;
- * otherwise a logged message and a non-zero status (the outputs hold the last estimates). */
-hr_solver_status eig_lowest(double *eval, spinor_field *evec, double *residual,
-                            const hr_linear_operator *A, const hr_eig_params *p,
-                            hr_eig_result *res);
-/* Eigenvalues w (ascending) and orthonormal eigenvectors z (column j of the row-major n x n
- * array z is the vector of w[j]) of the real symmetric n x n row-major matrix a (cyclic
- * Jacobi; a is not modified). */
-void eig_dense_symmetric(int n, const double *a, double *w, double *z);
 
 #ifdef __cplusplus
 }
